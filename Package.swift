@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "IdleWork",
+  platforms: [.iOS(.v13), .tvOS(.v13), .macOS(.v10_15)],
+  products: [
+    .library(name: "IdleWork", targets: ["IdleWork"]),
+    .library(name: "IdleWorkTesting", targets: ["IdleWorkTesting"]),
+  ],
+  targets: [
+    .target(
+      name: "IdleWork",
+      swiftSettings: [
+        // Invariant checks of the policy core (the accounting identity) in debug builds.
+        .define("IDLEWORK_INTERNAL_CHECKS", .when(configuration: .debug))
+      ]
+    ),
+    .target(name: "IdleWorkTesting", dependencies: ["IdleWork"]),
+    .testTarget(name: "IdleWorkTests", dependencies: ["IdleWork", "IdleWorkTesting"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

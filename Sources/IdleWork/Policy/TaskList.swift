@@ -1,0 +1,212 @@
+/// How a task left the queue.
+enum TaskFate: Sendable, Hashable {
+  /// It ran to completion.
+  case executed
+  /// Its cell was gone or showed another index path when its turn came, or when the queue overflowed.
+  case stale
+  /// The queue was over its maximum length and it was the oldest.
+  case evicted
+  /// It was cancelled by key, by handle, by `removeAllTasks`, `invalidate` or a memory-pressure purge.
+  case cancelled
+}
+
+/// The pure policy core: a keyed FIFO with a capacity, stale purge, eviction and exact accounting.
+///
+/// It knows nothing of run loops, threads or time sources: the caller passes in the clock's `now` and a
+/// staleness predicate, and receives the entries that left the list together with their fate. Removed
+/// payloads are handed back rather than released inside the list, so whatever they captured is freed by
+/// the caller, outside any mutation (a deinit that re-enters the queue sees a consistent list).
+///
+/// Storage is a ring of slots indexed by sequence number (`slot = seq - baseSeq`), so appending, taking
+/// the head and removing any entry by sequence number are O(1); a key index makes cancel-by-key O(k).
+struct TaskList<Payload> {
+  struct Entry {
+    let seq: UInt64
+    let key: AnyHashable
+    var payload: Payload
+    /// Whether `isStale` must be consulted for this entry (cell-bound tasks only).
+    let canBeStale: Bool
+    /// Whether a memory-pressure purge may drop it.
+    let isDiscardable: Bool
+    /// The clock's time when it was added, in nanoseconds.
+    let enqueuedAt: UInt64
+  }
+
+  /// An entry that left the list, and why.
+  struct Removal {
+    let entry: Entry
+    let fate: TaskFate
+  }
+
+  /// The maximum number of pending entries; `0...Int.max`.
+  var capacity: Int
+  private(set) var statistics = IdleQueue.Statistics()
+
+  private var slots: [Entry?] = []
+  private var head = 0
+  private var baseSeq: UInt64 = 0
+  private var nextSeq: UInt64 = 0
+  private var keyIndex: [AnyHashable: [UInt64]] = [:]
+  private var staleCandidates = 0
+
+  init(capacity: Int) {
+    self.capacity = capacity
+  }
+
+  /// The number of pending entries.
+  var count: Int { statistics.pending }
+  var isEmpty: Bool { statistics.pending == 0 }
+
+  /// The oldest pending entry.
+  var first: Entry? { head < slots.count ? slots[head] : nil }
+
+  /// Whether an entry with this sequence number is still pending.
+  func contains(_ seq: UInt64) -> Bool { entry(seq) != nil }
+
+  func entry(_ seq: UInt64) -> Entry? {
+    guard seq >= baseSeq, seq < nextSeq else { return nil }
+    return slots[Int(seq - baseSeq)]
+  }
+
+  /// Pending entries, oldest first.
+  var entries: [Entry] { slots[head...].compactMap { $0 } }
+
+  /// Appends an entry at the tail and returns its sequence number plus whatever the capacity trim removed
+  /// (possibly the new entry itself, when the capacity is 0).
+  mutating func append(
+    key: AnyHashable, payload: Payload, canBeStale: Bool = false, isDiscardable: Bool = false, now: UInt64,
+    isStale: (Payload) -> Bool
+  ) -> (seq: UInt64, removed: [Removal]) {
+    let seq = nextSeq
+    nextSeq += 1
+    slots.append(
+      Entry(
+        seq: seq, key: key, payload: payload, canBeStale: canBeStale, isDiscardable: isDiscardable,
+        enqueuedAt: now))
+    keyIndex[key, default: []].append(seq)
+    if canBeStale { staleCandidates += 1 }
+    statistics.added += 1
+    statistics.pending += 1
+    let removed = trim(isStale: isStale)
+    checkInvariants()
+    return (seq, removed)
+  }
+
+  /// Brings the list back within `capacity`: first every stale entry goes, then the oldest.
+  mutating func trim(isStale: (Payload) -> Bool) -> [Removal] {
+    guard count > capacity else { return [] }
+    var removed = purgeStale(isStale: isStale)
+    while count > capacity, let oldest = first {
+      removed.append(Removal(entry: take(oldest.seq)!, fate: .evicted))
+      statistics.evicted += 1
+    }
+    checkInvariants()
+    return removed
+  }
+
+  /// Removes every pending entry whose cell is gone or rebound.
+  mutating func purgeStale(isStale: (Payload) -> Bool) -> [Removal] {
+    guard staleCandidates > 0 else { return [] }
+    let stale = slots[head...].compactMap { $0 }.filter { $0.canBeStale && isStale($0.payload) }
+    for entry in stale { _ = take(entry.seq) }
+    statistics.skippedAsStale += stale.count
+    return stale.map { Removal(entry: $0, fate: .stale) }
+  }
+
+  /// Drops stale entries at the head and returns the first runnable one, which stays in its place.
+  mutating func firstRunnable(isStale: (Payload) -> Bool) -> (entry: Entry?, skipped: [Removal]) {
+    var skipped: [Removal] = []
+    while let candidate = first {
+      guard candidate.canBeStale, isStale(candidate.payload) else { return (candidate, skipped) }
+      skipped.append(Removal(entry: take(candidate.seq)!, fate: .stale))
+      statistics.skippedAsStale += 1
+    }
+    checkInvariants()
+    return (nil, skipped)
+  }
+
+  /// Takes a one-shot entry out of the list just before it runs, counting it as executed. Taking it first
+  /// means a task that cancels its own key, or overflows the queue, while running cannot un-run itself.
+  mutating func takeForRun(_ seq: UInt64) -> Entry? {
+    guard let entry = take(seq) else { return nil }
+    statistics.executed += 1
+    statistics.slicesRun += 1
+    checkInvariants()
+    return entry
+  }
+
+  /// Records that a slice of entry `seq` ran. A finished entry leaves the list as executed; an unfinished
+  /// one keeps its place at the head. If the entry was cancelled or evicted while it ran, its fate is
+  /// already counted and nothing changes.
+  mutating func recordSlice(_ seq: UInt64, finished: Bool) -> Removal? {
+    statistics.slicesRun += 1
+    guard finished, let entry = take(seq) else { return nil }
+    statistics.executed += 1
+    checkInvariants()
+    return Removal(entry: entry, fate: .executed)
+  }
+
+  /// Removes one entry by sequence number, counting it as cancelled.
+  mutating func cancel(_ seq: UInt64) -> Removal? {
+    guard let entry = take(seq) else { return nil }
+    statistics.cancelled += 1
+    checkInvariants()
+    return Removal(entry: entry, fate: .cancelled)
+  }
+
+  /// Removes every entry with this key, counting them as cancelled.
+  mutating func cancel(key: AnyHashable) -> [Removal] {
+    guard let seqs = keyIndex[key] else { return [] }
+    return seqs.compactMap { cancel($0) }
+  }
+
+  /// Removes every entry for which `shouldRemove` holds, counting them as cancelled.
+  mutating func cancelAll(where shouldRemove: (Entry) -> Bool = { _ in true }) -> [Removal] {
+    slots[head...].compactMap { $0 }.filter(shouldRemove).compactMap { cancel($0.seq) }
+  }
+
+  /// Counts tasks that were accepted and cancelled in one step (background additions dropped by invalidate).
+  mutating func recordAddedAndCancelled(_ n: Int) {
+    statistics.added += n
+    statistics.cancelled += n
+  }
+
+  mutating func recordPass(duration: UInt64) {
+    statistics.passes += 1
+    statistics.longestPassDuration = max(statistics.longestPassDuration, Double(duration) / 1e9)
+  }
+
+  private mutating func take(_ seq: UInt64) -> Entry? {
+    guard seq >= baseSeq, seq < nextSeq else { return nil }
+    let index = Int(seq - baseSeq)
+    guard let entry = slots[index] else { return nil }
+    slots[index] = nil
+    statistics.pending -= 1
+    if entry.canBeStale { staleCandidates -= 1 }
+    if var seqs = keyIndex[entry.key], let at = seqs.firstIndex(of: seq) {
+      seqs.remove(at: at)
+      keyIndex[entry.key] = seqs.isEmpty ? nil : seqs
+    }
+    while head < slots.count, slots[head] == nil { head += 1 }
+    if head == slots.count {
+      baseSeq = nextSeq
+      slots.removeAll(keepingCapacity: slots.capacity <= 1024)
+      head = 0
+    } else if head >= 64, head * 2 >= slots.count {
+      slots.removeFirst(head)
+      baseSeq += UInt64(head)
+      head = 0
+    }
+    return entry
+  }
+
+  /// The accounting identity and the storage invariants, checked in debug builds
+  /// (`IDLEWORK_INTERNAL_CHECKS`) after every mutation.
+  func checkInvariants() {
+    #if IDLEWORK_INTERNAL_CHECKS
+      precondition(statistics.isBalanced, "IdleWork internal: accounting identity broken: \(statistics)")
+      precondition(slots.count == Int(nextSeq - baseSeq), "IdleWork internal: slot ring out of step")
+      precondition(head == slots.count || slots[head] != nil, "IdleWork internal: head is not live")
+    #endif
+  }
+}

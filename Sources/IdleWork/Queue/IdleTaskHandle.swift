@@ -1,0 +1,20 @@
+/// Refers to one queued task, to cancel it or ask whether it is still pending.
+///
+/// Holds its queue weakly: keeping a handle keeps neither the queue nor the task alive.
+@MainActor
+public struct IdleTaskHandle {
+  weak var queue: IdleQueue?
+  let seq: UInt64
+
+  /// Whether the task is still queued (it has not run, been skipped, evicted or cancelled).
+  /// A resumable task between slices is pending.
+  public var isPending: Bool { queue?.list.contains(seq) ?? false }
+
+  /// Cancels the task if it is still pending; returns whether it was.
+  @discardableResult
+  public func cancel() -> Bool {
+    guard let queue, let removal = queue.list.cancel(seq) else { return false }
+    queue.release([removal])
+    return true
+  }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+extension IdleQueue {
+  /// Opt-in work during scrolls, within the slack left before the next frame.
+  ///
+  /// With the default mode only, a slow drag leaves new cells blank until the finger lifts; running
+  /// everything in common modes instead drops frames. With this setting, while the run loop is about to
+  /// sleep in one of ``trackingModes``, a task that has waited at least ``minimumWait`` may run, but only
+  /// when ``timeUntilNextFrame`` reports more than ``minimumFrameSlack`` left before the next frame is
+  /// due — and the check is repeated before every task. The pass budget still applies.
+  ///
+  /// On iOS, give it the display link's target time:
+  /// ```swift
+  /// slack.timeUntilNextFrame = { [weak link] in link.map { $0.targetTimestamp - CACurrentMediaTime() } }
+  /// ```
+  public struct ScrollingSlack: Sendable {
+    /// Seconds a task must have waited before it may run during a scroll. Valid range: finite, `>= 0`.
+    public var minimumWait: Double
+    /// Seconds that must be left before the next frame for a task to start. Valid range: finite, `> 0`.
+    public var minimumFrameSlack: Double
+    /// Modes in which tracking passes happen; on iOS, `UITrackingRunLoopMode`.
+    public var trackingModes: [RunLoop.Mode]
+    /// Seconds until the next frame must be ready, or `nil` if unknown (then nothing runs during a scroll).
+    public var timeUntilNextFrame: @MainActor @Sendable () -> Double?
+
+    /// The name of UIKit's tracking mode, `UITrackingRunLoopMode`.
+    public static let uiTrackingMode = RunLoop.Mode("UITrackingRunLoopMode")
+
+    /// Creates a setting; invalid values stop the program with a message naming the parameter and range.
+    public init(
+      minimumWait: Double = 0.05, minimumFrameSlack: Double = 0.004,
+      trackingModes: [RunLoop.Mode] = [ScrollingSlack.uiTrackingMode],
+      timeUntilNextFrame: @escaping @MainActor @Sendable () -> Double?
+    ) {
+      Validation.require(
+        minimumWait.isFinite && minimumWait >= 0
+          ? nil : "IdleWork: scrollingSlack.minimumWait \(minimumWait) is invalid: it must be finite and >= 0")
+      Validation.require(
+        minimumFrameSlack.isFinite && minimumFrameSlack > 0
+          ? nil
+          : "IdleWork: scrollingSlack.minimumFrameSlack \(minimumFrameSlack) is invalid: it must be finite and > 0")
+      self.minimumWait = minimumWait
+      self.minimumFrameSlack = minimumFrameSlack
+      self.trackingModes = trackingModes
+      self.timeUntilNextFrame = timeUntilNextFrame
+    }
+
+    /// Whether a task that has waited `waited` nanoseconds may start now.
+    @MainActor
+    func allows(waited: UInt64) -> Bool {
+      guard Double(waited) >= minimumWait * 1e9, let slack = timeUntilNextFrame() else { return false }
+      return slack > minimumFrameSlack
+    }
+  }
+}

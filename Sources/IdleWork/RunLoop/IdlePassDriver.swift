@@ -1,0 +1,33 @@
+/// The kind of pass a driver asks for.
+public enum IdlePassKind: Sendable, Hashable {
+  /// The thread is about to sleep in one of the scheduler's idle modes: run tasks within the budget.
+  case idle
+  /// The thread is about to sleep in a tracking mode (a scroll is in progress): run only tasks allowed by
+  /// ``IdleQueue/Configuration/scrollingSlack``, and only while the frame clock leaves enough slack.
+  case tracking
+}
+
+/// What calls an ``IdleScheduler``'s passes and tells it the time.
+///
+/// IdleWork ships one driver for real apps, a `CFRunLoopObserver` at `kCFRunLoopBeforeWaiting` on the main
+/// run loop (used by every ``IdleQueue`` initializer that takes modes). The `IdleWorkTesting` product ships
+/// `ManualPassDriver`, with which a unit test steps passes by hand and sets the clock. Both keep the policy
+/// itself unaware of run loops and clocks, so it can be tested exactly.
+@MainActor
+public protocol IdlePassDriver: AnyObject {
+  /// Starts calling `pass` each time the thread is about to idle. Called once, by the scheduler.
+  func start(_ pass: @escaping @MainActor (IdlePassKind) -> Void)
+
+  /// Tasks are pending: make sure another pass comes soon even if nothing else would wake the thread.
+  /// A scheduler calls this at most once between two passes.
+  func requestPass()
+
+  /// Stops calling the pass handler for good and releases what the driver holds (the observer).
+  func stop()
+
+  /// Monotonic time in nanoseconds, read for budgets, waiting times and statistics.
+  var now: UInt64 { get }
+
+  /// A closure that any thread may call to request a pass (used by background additions).
+  nonisolated func makeWaker() -> @Sendable () -> Void
+}

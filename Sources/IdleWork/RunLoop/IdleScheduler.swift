@@ -1,0 +1,111 @@
+import Foundation
+
+/// Owns one pass driver (the run-loop observer) and serves one or more ``IdleQueue``s from it.
+///
+/// Every ``IdleQueue`` created without a scheduler owns a private one, so it is independent. To make
+/// several queues share one observer and one per-pass budget (so that, together, they never take more of
+/// a pass than the budget), create a scheduler and pass it to ``IdleQueue/init(scheduler:priority:budget:maximumQueueLength:)``.
+///
+/// **Order.** Each pass serves queues by descending `priority`, then in the order they were attached;
+/// each queue runs its tasks in FIFO order. A queue runs while both its own ``IdleQueue/budget`` and the
+/// scheduler's ``budget`` allow, so a high-priority queue with work can take the whole pass.
+@MainActor
+public final class IdleScheduler {
+  private struct Member {
+    weak var queue: IdleQueue?
+    let priority: Int
+    let serial: Int
+  }
+
+  /// The most one pass may spend on all of this scheduler's queues together; `nil` leaves each queue to
+  /// its own budget. Invalid budgets stop the program with a message (see ``IdleQueue/Budget``).
+  public var budget: IdleQueue.Budget? {
+    didSet { if let budget { Validation.require(budget.validationFailure) } }
+  }
+
+  let driver: any IdlePassDriver
+  private var members: [Member] = []
+  private var nextSerial = 0
+  private var passRequested = false
+  private var isStarted = false
+  private var isStopped = false
+  /// Set for a queue's private scheduler: it stops its driver when its queue leaves.
+  let stopsWhenEmpty: Bool
+
+  /// Creates a scheduler on the main run loop.
+  ///
+  /// - Parameters:
+  ///   - modes: run-loop modes whose BeforeWaiting moments run idle passes; default `[.default]` only, so
+  ///     nothing runs while a scroll is tracked.
+  ///   - trackingModes: modes that get tracking passes for queues configured with
+  ///     ``IdleQueue/Configuration/scrollingSlack``; default none.
+  ///   - observerOrder: the observer's order; see ``IdleQueue/defaultObserverOrder``.
+  ///   - budget: the total per pass across all queues; `nil` for none.
+  public convenience init(
+    modes: [RunLoop.Mode] = [.default], trackingModes: [RunLoop.Mode] = [],
+    observerOrder: Int = IdleQueue.defaultObserverOrder, budget: IdleQueue.Budget? = .tasks(1)
+  ) {
+    self.init(
+      driver: RunLoopPassDriver(modes: modes, trackingModes: trackingModes, order: observerOrder), budget: budget)
+  }
+
+  /// Creates a scheduler on any pass driver, such as `IdleWorkTesting`'s `ManualPassDriver`.
+  public convenience init(driver: some IdlePassDriver, budget: IdleQueue.Budget? = .tasks(1)) {
+    self.init(driver: driver, budget: budget, stopsWhenEmpty: false)
+  }
+
+  init(driver: any IdlePassDriver, budget: IdleQueue.Budget?, stopsWhenEmpty: Bool) {
+    if let budget { Validation.require(budget.validationFailure) }
+    self.driver = driver
+    self.budget = budget
+    self.stopsWhenEmpty = stopsWhenEmpty
+  }
+
+  /// Stops the driver (removes the run-loop observer). Attached queues keep their tasks but no pass runs
+  /// them any more; invalidate the queues to release their tasks.
+  public func stop() {
+    guard !isStopped else { return }
+    isStopped = true
+    driver.stop()
+  }
+
+  func attach(_ queue: IdleQueue, priority: Int) {
+    members.append(Member(queue: queue, priority: priority, serial: nextSerial))
+    nextSerial += 1
+    members.sort { ($0.priority, -$0.serial) > ($1.priority, -$1.serial) }
+    guard !isStarted, !isStopped else { return }
+    isStarted = true
+    driver.start { [weak self] kind in self?.runPass(kind) }
+  }
+
+  func detach(_ queue: IdleQueue) {
+    members.removeAll { $0.queue == nil || $0.queue === queue }
+    if stopsWhenEmpty, members.isEmpty { stop() }
+  }
+
+  /// Asks the driver for a pass, once until the next pass begins.
+  func setNeedsPass() {
+    guard !passRequested, isStarted, !isStopped else { return }
+    passRequested = true
+    driver.requestPass()
+  }
+
+  /// One pass: take in background additions, serve the queues within the budgets, and ask for another pass
+  /// if idle work remains. A tracking pass never asks for another: frames wake the loop while a scroll lasts.
+  func runPass(_ kind: IdlePassKind) {
+    _ = PassGate.run(
+      {
+        passRequested = false
+        let queues = members.compactMap(\.queue)
+        for queue in queues { queue.takeInBackgroundTasks() }
+        var total = budget.map { BudgetMeter($0, start: driver.now) }
+        for queue in queues { queue.serve(kind, total: &total) }
+        if kind == .idle, !isStopped, queues.contains(where: { $0.hasIdleWork }) { setNeedsPass() }
+      },
+      onRefused: { [weak self] in
+        // The wake that brought the refused pass is spent: ask again once the outer pass is over.
+        self?.passRequested = false
+        self?.setNeedsPass()
+      })
+  }
+}

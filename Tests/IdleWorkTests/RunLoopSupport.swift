@@ -1,0 +1,39 @@
+import CoreFoundation
+import Foundation
+import XCTest
+
+/// Spins the main run loop in `mode` until `condition` holds or `timeout` seconds pass.
+/// A one-shot far-future timer keeps a custom mode from returning at once (GUIDE.md §1).
+@MainActor
+func spin(
+  until condition: () -> Bool, timeout: TimeInterval, mode: RunLoop.Mode = .default,
+  file: StaticString = #filePath, line: UInt = #line
+) {
+  let deadline = Date().addingTimeInterval(timeout)
+  while !condition(), Date() < deadline {
+    _ = RunLoop.main.run(mode: mode, before: min(deadline, Date().addingTimeInterval(0.05)))
+  }
+  XCTAssertTrue(condition(), "condition not met within \(timeout) s", file: file, line: line)
+}
+
+/// Counts BeforeWaiting moments of the main run loop in the given modes, with a second observer.
+@MainActor
+final class PassCounter {
+  private(set) var count = 0
+  private var observer: CFRunLoopObserver?
+
+  init(modes: [CFString] = [kCFRunLoopDefaultMode], order: Int = 3_000_000) {
+    let observer = CFRunLoopObserverCreateWithHandler(
+      nil, CFRunLoopActivity.beforeWaiting.rawValue, true, CFIndex(order)
+    ) { [weak self] _, _ in
+      MainActor.assumeIsolated { self?.count += 1 }
+    }
+    self.observer = observer
+    for mode in modes { CFRunLoopAddObserver(CFRunLoopGetMain(), observer, mode) }
+  }
+
+  func remove() {
+    if let observer { CFRunLoopObserverInvalidate(observer) }
+    observer = nil
+  }
+}
