@@ -37,3 +37,25 @@ final class PassCounter {
     observer = nil
   }
 }
+
+/// A CF timer on the main run loop in `mode`, whose body runs on the main actor. Invalidate it when done.
+@MainActor
+@discardableResult
+func addTimer(
+  every interval: TimeInterval, repeats: Bool = true, mode: RunLoop.Mode,
+  _ body: @escaping @MainActor () -> Void
+) -> CFRunLoopTimer {
+  let timer = CFRunLoopTimerCreateWithHandler(
+    nil, CFAbsoluteTimeGetCurrent() + interval, repeats ? interval : 0, 0, 0
+  ) { _ in
+    MainActor.assumeIsolated { body() }
+  }!
+  CFRunLoopAddTimer(CFRunLoopGetMain(), timer, cfMode(mode))
+  return timer
+}
+
+/// The CoreFoundation name of a run-loop mode.
+func cfMode(_ mode: RunLoop.Mode) -> CFString {
+  if mode == .default { return kCFRunLoopDefaultMode }
+  return CFStringCreateWithCString(nil, mode.rawValue, CFStringBuiltInEncodings.UTF8.rawValue)
+}

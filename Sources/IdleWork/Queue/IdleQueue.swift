@@ -80,6 +80,7 @@ public final class IdleQueue {
 
   var list: TaskList<QueuedTask>
   let inbox: BackgroundInbox
+  let notificationObservers = NotificationObservers()
   private(set) var isInvalidated = false
 
   /// Work per pass. Default `.tasks(1)`. An invalid value (`.tasks(n)` with `n < 1`, or a non-finite or
@@ -225,6 +226,7 @@ public final class IdleQueue {
   public func invalidate() {
     guard !isInvalidated else { return }
     isInvalidated = true
+    notificationObservers.removeAll()
     list.recordAddedAndCancelled(inbox.close().count)
     release(list.cancelAll())
     scheduler.detach(self)
@@ -288,6 +290,7 @@ public final class IdleQueue {
   /// Tells dropped tasks' observers how they left; the payloads are freed when `removed` goes.
   func release(_ removed: [TaskList<QueuedTask>.Removal]) {
     for removal in removed where removal.fate != .executed {
+      if removal.fate == .evicted { PassSignposts.taskEvicted(pending: list.count, maximumQueueLength: list.capacity) }
       removal.entry.payload.onDrop?(removal.fate)
     }
   }

@@ -97,9 +97,11 @@ public final class IdleScheduler {
       {
         passRequested = false
         let queues = members.compactMap(\.queue)
+        let signpost = PassSignposts.beginPass(kind, queues: queues, driver: driver)
         for queue in queues { queue.takeInBackgroundTasks() }
         var total = budget.map { BudgetMeter($0, start: driver.now) }
         for queue in queues { queue.serve(kind, total: &total) }
+        PassSignposts.endPass(signpost, queues: queues, driver: driver)
         if kind == .idle, !isStopped, queues.contains(where: { $0.hasIdleWork }) { setNeedsPass() }
       },
       onRefused: { [weak self] in

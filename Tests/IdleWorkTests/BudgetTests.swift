@@ -1,0 +1,91 @@
+import IdleWork
+import IdleWorkTesting
+import XCTest
+
+/// Budgets, stepped exactly: tasks advance the manual clock to simulate their cost.
+final class BudgetTests: XCTestCase {
+  func testTasksBudgetRunsThatManyPerPass() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue(budget: .tasks(3))
+      var ran = 0
+      for i in 0..<7 { queue.addTask(key: i) { ran += 1 } }
+      driver.runPass()
+      XCTAssertEqual(ran, 3)
+      driver.runPass()
+      XCTAssertEqual(ran, 6)
+      driver.runPass()
+      XCTAssertEqual(ran, 7)
+      XCTAssertEqual(queue.statistics.passes, 3)
+    }
+  }
+
+  func testMillisecondsBudgetRunsUntilTheTimeIsSpent() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue(budget: .milliseconds(4))
+      var ran = 0
+      for i in 0..<10 {
+        queue.addTask(key: i) {
+          ran += 1
+          driver.advance(byMilliseconds: 1.5)
+        }
+      }
+      driver.runPass()
+      XCTAssertEqual(ran, 3, "1.5, 3.0 ms are under 4 ms; after the third (4.5 ms) the pass ends")
+      XCTAssertEqual(queue.statistics.longestPassDuration, 0.0045, accuracy: 1e-9)
+      driver.runPass()
+      XCTAssertEqual(ran, 6)
+    }
+  }
+
+  func testMillisecondsBudgetAlwaysRunsAtLeastOneTask() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue(budget: .milliseconds(1))
+      var ran = 0
+      for i in 0..<3 {
+        queue.addTask(key: i) {
+          ran += 1
+          driver.advance(byMilliseconds: 30)
+        }
+      }
+      driver.runPass()
+      XCTAssertEqual(ran, 1)
+      XCTAssertEqual(queue.statistics.longestPassDuration, 0.030, accuracy: 1e-9)
+    }
+  }
+
+  func testStaleTasksDoNotCountAgainstTheBudget() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue(budget: .tasks(1))
+      var ran: [Int] = []
+      let cells = (0..<5).map { _ in FakeCell() }
+      for (i, cell) in cells.enumerated() { queue.addTask(for: cell, at: row(i)) { _ in ran.append(i) } }
+      for cell in cells.prefix(3) { cell.currentIndexPath = row(cell.currentIndexPath![1] + 100) }
+      driver.runPass()
+      XCTAssertEqual(ran, [3], "three stale tasks skipped for free, then one live task ran")
+      XCTAssertEqual(queue.statistics.skippedAsStale, 3)
+    }
+  }
+
+  func testBudgetIsSettable() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      var ran = 0
+      for i in 0..<5 { queue.addTask(key: i) { ran += 1 } }
+      queue.budget = .tasks(4)
+      driver.runPass()
+      XCTAssertEqual(ran, 4)
+      XCTAssertEqual(queue.budget, .tasks(4))
+    }
+  }
+
+  func testInvalidBudgetsAreDescribedWithTheParameterAndRange() {
+    XCTAssertNil(IdleQueue.Budget.tasks(1).validationFailure)
+    XCTAssertNil(IdleQueue.Budget.milliseconds(0.5).validationFailure)
+    for bad in [IdleQueue.Budget.tasks(0), .tasks(-3)] {
+      XCTAssertTrue(bad.validationFailure?.contains("1...Int.max") ?? false, "\(bad)")
+    }
+    for bad in [IdleQueue.Budget.milliseconds(0), .milliseconds(-1), .milliseconds(.nan), .milliseconds(.infinity)] {
+      XCTAssertTrue(bad.validationFailure?.contains("finite and greater than 0") ?? false, "\(bad)")
+    }
+  }
+}

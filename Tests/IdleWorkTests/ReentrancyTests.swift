@@ -1,0 +1,88 @@
+import IdleWork
+import IdleWorkTesting
+import XCTest
+
+/// Tasks that call back into their queue while it runs them.
+final class ReentrancyTests: XCTestCase {
+  func testATaskMayAddTasks() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      var ran: [String] = []
+      queue.addTask(key: 0) {
+        ran.append("first")
+        queue.addTask(key: 1) { ran.append("added by first") }
+      }
+      driver.drain()
+      XCTAssertEqual(ran, ["first", "added by first"])
+    }
+  }
+
+  func testATaskCancellingItsOwnKeyStillRunsOnceAndCancelsTheRest() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue(budget: .tasks(5))
+      var ran: [Int] = []
+      queue.addTask(key: "k") {
+        ran.append(1)
+        XCTAssertEqual(queue.cancelTasks(forKey: "k"), 1, "only the other task with the key is still pending")
+      }
+      queue.addTask(key: "k") { ran.append(2) }
+      driver.drain()
+      XCTAssertEqual(ran, [1])
+      XCTAssertEqual(queue.statistics.executed, 1)
+      XCTAssertEqual(queue.statistics.cancelled, 1)
+    }
+  }
+
+  func testATaskMayRemoveAllTasks() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue(budget: .tasks(5))
+      var ran: [Int] = []
+      queue.addTask(key: 0) {
+        ran.append(0)
+        queue.removeAllTasks()
+      }
+      for i in 1..<4 { queue.addTask(key: i) { ran.append(i) } }
+      driver.drain()
+      XCTAssertEqual(ran, [0])
+      XCTAssertEqual(queue.statistics.cancelled, 3)
+    }
+  }
+
+  func testATaskMayInvalidateItsQueue() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue(budget: .tasks(5))
+      var ran: [Int] = []
+      queue.addTask(key: 0) {
+        ran.append(0)
+        queue.invalidate()
+      }
+      queue.addTask(key: 1) { ran.append(1) }
+      driver.drain()
+      XCTAssertEqual(ran, [0])
+      XCTAssertTrue(driver.isStopped)
+      XCTAssertTrue(queue.statistics.isBalanced)
+    }
+  }
+
+  func testNoPassRunsInsideAnotherAndEachTaskRunsOnce() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue(budget: .tasks(2))
+      let (other, otherDriver) = manualQueue()
+      var ran: [String] = []
+      queue.addTask(key: 0) {
+        ran.append("outer")
+        // What a nested run loop would do: fire the observers again while this task is running.
+        driver.runPass()
+        otherDriver.runPass()
+        ran.append("outer end")
+      }
+      queue.addTask(key: 1) { ran.append("second") }
+      other.addTask(key: 0) { ran.append("other") }
+      driver.runPass()
+      XCTAssertEqual(ran, ["outer", "outer end", "second"])
+      XCTAssertTrue(otherDriver.isPassRequested, "a refused pass is asked for again after the outer pass")
+      otherDriver.drain()
+      XCTAssertEqual(ran, ["outer", "outer end", "second", "other"])
+    }
+  }
+}

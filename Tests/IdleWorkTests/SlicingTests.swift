@@ -1,0 +1,106 @@
+import Foundation
+import IdleWork
+import IdleWorkTesting
+import XCTest
+
+/// Slicing heavy work: one task per element, and resumable tasks.
+final class SlicingTests: XCTestCase {
+  func testOneTaskPerElementEachInItsOwnPass() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      let cell = FakeCell()
+      var drawn: [String] = []
+      let handles = queue.addTasks(for: cell, at: row(5), each: ["avatar", "photo", "badge"]) { _, image in
+        drawn.append(image)
+      }
+      XCTAssertEqual(handles.count, 3)
+      driver.runPass()
+      XCTAssertEqual(drawn, ["avatar"])
+      driver.drain()
+      XCTAssertEqual(drawn, ["avatar", "photo", "badge"])
+      XCTAssertEqual(queue.statistics.passes, 3)
+    }
+  }
+
+  func testElementTasksShareTheirKey() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      var ran: [Int] = []
+      queue.addTasks(key: "batch", for: 1...4) { ran.append($0) }
+      driver.runPass()
+      XCTAssertEqual(queue.cancelTasks(forKey: "batch"), 3)
+      driver.drain()
+      XCTAssertEqual(ran, [1])
+    }
+  }
+
+  func testAResumableTaskRunsOneSlicePerPassAndKeepsItsPlace() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      var log: [String] = []
+      var slicesLeft = 3
+      queue.addResumableTask(key: "job") {
+        log.append("job")
+        slicesLeft -= 1
+        return slicesLeft > 0 ? .moreToDo : .done
+      }
+      queue.addTask(key: "next") { log.append("next") }
+      driver.runPass()
+      XCTAssertEqual(queue.pendingTaskCount, 2, "an unfinished job stays pending")
+      driver.drain()
+      XCTAssertEqual(log, ["job", "job", "job", "next"], "the resumed slice keeps its place at the head")
+      XCTAssertEqual(queue.statistics.executed, 2)
+      XCTAssertEqual(queue.statistics.slicesRun, 4)
+    }
+  }
+
+  func testAThirtyMillisecondJobBecomesThirtyOneMillisecondSlices() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      var done = 0
+      queue.addResumableTask(key: "heavy") {
+        driver.advance(byMilliseconds: 1)
+        done += 1
+        return done < 30 ? .moreToDo : .done
+      }
+      XCTAssertEqual(driver.drain(), 30)
+      XCTAssertEqual(done, 30)
+      XCTAssertEqual(queue.statistics.longestPassDuration, 0.001, accuracy: 1e-9)
+    }
+  }
+
+  func testAResumableTaskCancelledBetweenSlicesNeverResumes() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      var slices = 0
+      let handle = queue.addResumableTask(key: "job") {
+        slices += 1
+        return .moreToDo
+      }
+      driver.runPass()
+      XCTAssertTrue(handle.cancel())
+      driver.drain()
+      XCTAssertEqual(slices, 1)
+      XCTAssertEqual(queue.statistics.cancelled, 1)
+      XCTAssertTrue(queue.statistics.isBalanced)
+    }
+  }
+
+  func testAResumableCellTaskStopsWhenItsCellIsRebound() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      let cell = FakeCell()
+      var slices = 0
+      queue.addResumableTask(for: cell, at: row(0)) { _ in
+        slices += 1
+        return .moreToDo
+      }
+      driver.runPass()
+      driver.runPass()
+      cell.currentIndexPath = row(1)
+      driver.drain()
+      XCTAssertEqual(slices, 2)
+      XCTAssertEqual(queue.statistics.skippedAsStale, 1)
+    }
+  }
+}
