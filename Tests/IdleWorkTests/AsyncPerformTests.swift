@@ -1,0 +1,124 @@
+import IdleWork
+import IdleWorkTesting
+import XCTest
+
+/// `perform(key:)`: the value comes back; cancellation, eviction and invalidation never leave a caller hanging.
+///
+/// Async XCTest methods cannot spin the main run loop on Linux (GUIDE.md §2), so these tests use the manual
+/// driver: the awaiting child task is started, the test yields until its task is queued, then steps passes.
+final class AsyncPerformTests: XCTestCase {
+  @MainActor
+  private func waitUntilQueued(_ queue: IdleQueue, count: Int = 1) async {
+    for _ in 0..<10_000 where queue.statistics.added < count { await Task.yield() }
+    XCTAssertGreaterThanOrEqual(queue.statistics.added, count, "the awaiting task never queued its work")
+  }
+
+  @MainActor
+  func testPerformReturnsTheClosuresValueFromAnIdlePass() async throws {
+    let (queue, driver) = manualQueue()
+    let call = Task { @MainActor in try await queue.perform(key: "answer") { 6 * 7 } }
+    await waitUntilQueued(queue)
+    XCTAssertEqual(queue.statistics.executed, 0, "nothing runs before a pass")
+    driver.runPass()
+    let value = try await call.value
+    XCTAssertEqual(value, 42)
+    XCTAssertEqual(queue.statistics.executed, 1)
+  }
+
+  @MainActor
+  func testPerformRethrowsTheClosuresError() async {
+    struct Boom: Error {}
+    let (queue, driver) = manualQueue()
+    let call = Task { @MainActor in try await queue.perform(key: 0) { () throws -> Int in throw Boom() } }
+    await waitUntilQueued(queue)
+    driver.runPass()
+    do {
+      _ = try await call.value
+      XCTFail("expected Boom")
+    } catch {
+      XCTAssertTrue(error is Boom, "\(error)")
+    }
+  }
+
+  @MainActor
+  func testCancellingTheAwaitingTaskRemovesTheWorkAndThrowsCancellationError() async {
+    let (queue, driver) = manualQueue()
+    var ran = false
+    let call = Task { @MainActor in try await queue.perform(key: 0) { ran = true } }
+    await waitUntilQueued(queue)
+    call.cancel()
+    do {
+      try await call.value
+      XCTFail("expected CancellationError")
+    } catch {
+      XCTAssertTrue(error is CancellationError, "\(error)")
+    }
+    XCTAssertEqual(queue.pendingTaskCount, 0, "the cancelled work left the queue")
+    XCTAssertEqual(queue.statistics.cancelled, 1)
+    driver.drain()
+    XCTAssertFalse(ran)
+  }
+
+  @MainActor
+  func testEvictionThrowsEvicted() async {
+    let (queue, driver) = manualQueue(maximumQueueLength: 1)
+    let call = Task { @MainActor in try await queue.perform(key: 0) { 1 } }
+    await waitUntilQueued(queue)
+    queue.addTask(key: 1) {}  // the queue holds one task: the awaited one is evicted
+    do {
+      _ = try await call.value
+      XCTFail("expected IdleWorkError.evicted")
+    } catch {
+      XCTAssertEqual(error as? IdleWorkError, .evicted)
+    }
+    driver.drain()
+  }
+
+  @MainActor
+  func testInvalidationThrowsInvalidated() async {
+    let (queue, _) = manualQueue()
+    let call = Task { @MainActor in try await queue.perform(key: 0) { 1 } }
+    await waitUntilQueued(queue)
+    queue.invalidate()
+    do {
+      _ = try await call.value
+      XCTFail("expected IdleWorkError.invalidated")
+    } catch {
+      XCTAssertEqual(error as? IdleWorkError, .invalidated)
+    }
+    do {
+      _ = try await queue.perform(key: 1) { 2 }
+      XCTFail("perform on an invalidated queue must throw")
+    } catch {
+      XCTAssertEqual(error as? IdleWorkError, .invalidated)
+    }
+  }
+
+  @MainActor
+  func testCancelByKeyThrowsCancelled() async {
+    let (queue, _) = manualQueue()
+    let call = Task { @MainActor in try await queue.perform(key: "k") { 1 } }
+    await waitUntilQueued(queue)
+    queue.cancelTasks(forKey: "k")
+    do {
+      _ = try await call.value
+      XCTFail("expected IdleWorkError.cancelled")
+    } catch {
+      XCTAssertEqual(error as? IdleWorkError, .cancelled)
+    }
+  }
+}
+
+/// `perform` on the real main run loop: the awaiting task resumes after the idle pass.
+final class AsyncPerformRunLoopTests: XCTestCase {
+  func testPerformOnTheRealRunLoop() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue()
+      defer { queue.invalidate() }
+      var result: Int?
+      Task { @MainActor in result = try? await queue.perform(key: 0) { 6 * 7 } }
+      spin(until: { result != nil }, timeout: 5)
+      XCTAssertEqual(result, 42)
+    }
+  }
+}

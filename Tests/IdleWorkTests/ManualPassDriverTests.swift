@@ -1,0 +1,87 @@
+import Foundation
+import IdleWork
+import IdleWorkTesting
+import XCTest
+
+/// `IdleWorkTesting`: stepping an app's queue by hand.
+final class ManualPassDriverTests: XCTestCase {
+  func testRunPassRunsExactlyOnePass() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      var ran = 0
+      queue.addTask(key: 0) { ran += 1 }
+      queue.addTask(key: 1) { ran += 1 }
+      XCTAssertTrue(driver.isPassRequested)
+      XCTAssertTrue(driver.runPass())
+      XCTAssertEqual(ran, 1)
+      XCTAssertEqual(driver.passesRun, 1)
+    }
+  }
+
+  func testDrainRunsPassesUntilNoneIsRequested() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      var ran = 0
+      for i in 0..<5 { queue.addTask(key: i) { ran += 1 } }
+      XCTAssertEqual(driver.drain(), 5)
+      XCTAssertEqual(ran, 5)
+      XCTAssertEqual(driver.drain(), 0, "nothing pending: no pass")
+    }
+  }
+
+  func testDrainStopsAtTheLimitForAQueueThatNeverEmpties() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      queue.addResumableTask(key: "forever") { .moreToDo }
+      XCTAssertEqual(driver.drain(maximumPasses: 50), 50)
+      XCTAssertTrue(driver.isPassRequested)
+    }
+  }
+
+  func testTheClockMovesOnlyWhenTold() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver(startTime: 1_000)
+      XCTAssertEqual(driver.now, 1_000)
+      driver.advance(byMilliseconds: 2.5)
+      XCTAssertEqual(driver.now, 2_501_000)
+    }
+  }
+
+  func testBackgroundAdditionsRequestAPassAndArriveAtTheNextPass() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      let ranOnMain = LockedBox(false)
+      let done = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        queue.addTaskFromAnyThread(key: 1) { ranOnMain.value = Thread.isMainThread }
+        done.signal()
+      }
+      done.wait()
+      XCTAssertTrue(driver.isPassRequested)
+      XCTAssertEqual(queue.pendingTaskCount, 1)
+      driver.drain()
+      XCTAssertTrue(ranOnMain.value)
+      XCTAssertEqual(queue.statistics.executed, 1)
+    }
+  }
+
+  func testReleasingTheQueueStopsTheDriverAndReleasesItsTasks() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      weak var probe: Probe?
+      var queue: IdleQueue? = IdleQueue(driver: driver)
+      do {
+        let p = Probe()
+        probe = p
+        queue!.addTask(key: 0) { _ = p }
+      }
+      queue = nil
+      XCTAssertNil(probe, "pending tasks are released with their queue")
+      XCTAssertFalse(driver.runPass() && probe != nil)
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import IdleWork
+import IdleWorkTesting
+import XCTest
+
+/// Discardable tasks go when memory is short; the rest stay.
+final class MemoryPressureTests: XCTestCase {
+  func testDiscardDropsOnlyDiscardableTasks() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      var ran: [String] = []
+      queue.addTask(key: 0) { ran.append("visible") }
+      queue.addTask(key: 1, discardable: true) { ran.append("prefetch") }
+      let cell = FakeCell()
+      queue.addTask(for: cell, at: row(3), discardable: true) { _ in ran.append("prefetch cell") }
+      XCTAssertEqual(queue.discardDiscardableTasks(), 2)
+      XCTAssertEqual(queue.statistics.cancelled, 2)
+      driver.drain()
+      XCTAssertEqual(ran, ["visible"])
+    }
+  }
+
+  func testANotificationTriggersTheDiscard() {
+    MainActor.assumeIsolated {
+      let (queue, _) = manualQueue()
+      let name = Notification.Name("IdleWorkTests.MemoryWarning")
+      let center = NotificationCenter()
+      queue.discardDiscardableTasks(on: name, center: center)
+      queue.addTask(key: 0, discardable: true) {}
+      queue.addTask(key: 1) {}
+      center.post(name: name, object: nil)
+      XCTAssertEqual(queue.pendingTaskCount, 1)
+      queue.invalidate()
+      queue.addTask(key: 2, discardable: true) {}
+      center.post(name: name, object: nil)  // no observer left: must not crash or count anything
+      XCTAssertEqual(queue.statistics.cancelled, 2)
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import IdleWork
+import IdleWorkTesting
+import XCTest
+
+/// Several queues on one scheduler: one observer, one per-pass budget, served by priority then FIFO.
+final class SharedSchedulerTests: XCTestCase {
+  func testQueuesShareOneBudgetServedByPriorityThenFIFO() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let scheduler = IdleScheduler(driver: driver, budget: .tasks(3))
+      let prefetch = IdleQueue(scheduler: scheduler, priority: 0, budget: .tasks(10))
+      let visible = IdleQueue(scheduler: scheduler, priority: 10, budget: .tasks(10))
+      var log: [String] = []
+      for i in 0..<2 { prefetch.addTask(key: i) { log.append("prefetch \(i)") } }
+      for i in 0..<2 { visible.addTask(key: i) { log.append("visible \(i)") } }
+      driver.runPass()
+      XCTAssertEqual(log, ["visible 0", "visible 1", "prefetch 0"], "3 tasks in total, the high priority first")
+      driver.runPass()
+      XCTAssertEqual(log.last, "prefetch 1")
+      XCTAssertEqual(driver.passesRun, 2, "both queues are served by the same driver's passes")
+    }
+  }
+
+  func testAMillisecondsBudgetCapsThePassAcrossQueues() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let scheduler = IdleScheduler(driver: driver, budget: .milliseconds(5))
+      let a = IdleQueue(scheduler: scheduler, budget: .tasks(100))
+      let b = IdleQueue(scheduler: scheduler, budget: .tasks(100))
+      var ran = 0
+      for queue in [a, b] {
+        for i in 0..<10 {
+          queue.addTask(key: i) {
+            ran += 1
+            driver.advance(byMilliseconds: 2)
+          }
+        }
+      }
+      let start = driver.now
+      driver.runPass()
+      XCTAssertEqual(ran, 3, "2, 4 ms are under 5 ms; the pass ends after the third")
+      XCTAssertEqual(driver.now - start, 6_000_000)
+      driver.drain()
+      XCTAssertEqual(ran, 20)
+    }
+  }
+
+  func testEachQueuesOwnBudgetCapsItsShare() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let scheduler = IdleScheduler(driver: driver, budget: .tasks(4))
+      let first = IdleQueue(scheduler: scheduler, budget: .tasks(1))
+      let second = IdleQueue(scheduler: scheduler, budget: .tasks(5))
+      var log: [String] = []
+      for i in 0..<3 {
+        first.addTask(key: i) { log.append("first") }
+        second.addTask(key: i) { log.append("second") }
+      }
+      driver.runPass()
+      XCTAssertEqual(log, ["first", "second", "second", "second"])
+    }
+  }
+
+  func testInvalidatingOneQueueLeavesTheOthersRunning() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let scheduler = IdleScheduler(driver: driver, budget: nil)
+      let a = IdleQueue(scheduler: scheduler)
+      let b = IdleQueue(scheduler: scheduler)
+      var ran: [String] = []
+      a.addTask(key: 0) { ran.append("a") }
+      b.addTask(key: 0) { ran.append("b") }
+      a.invalidate()
+      XCTAssertFalse(driver.isStopped, "a shared scheduler keeps its observer for the other queues")
+      driver.drain()
+      XCTAssertEqual(ran, ["b"])
+      scheduler.stop()
+      XCTAssertTrue(driver.isStopped)
+    }
+  }
+
+  func testSharedSchedulerOnTheRealRunLoop() {
+    MainActor.assumeIsolated {
+      let scheduler = IdleScheduler(budget: .tasks(2))
+      defer { scheduler.stop() }
+      let low = IdleQueue(scheduler: scheduler, priority: 0)
+      let high = IdleQueue(scheduler: scheduler, priority: 1)
+      var log: [String] = []
+      low.addTask(key: 0) { log.append("low") }
+      high.addTask(key: 0) { log.append("high") }
+      spin(until: { log.count == 2 }, timeout: 5)
+      XCTAssertEqual(log, ["high", "low"])
+    }
+  }
+}
