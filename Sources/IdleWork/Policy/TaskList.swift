@@ -183,9 +183,10 @@ struct TaskList<Payload> {
     slots[index] = nil
     statistics.pending -= 1
     if entry.canBeStale { staleCandidates -= 1 }
-    if var seqs = keyIndex[entry.key], let at = seqs.firstIndex(of: seq) {
-      seqs.remove(at: at)
-      keyIndex[entry.key] = seqs.isEmpty ? nil : seqs
+    if let slot = keyIndex.index(forKey: entry.key) {
+      // In place: no copy of the key's array.
+      if let at = keyIndex.values[slot].firstIndex(of: seq) { keyIndex.values[slot].remove(at: at) }
+      if keyIndex.values[slot].isEmpty { keyIndex.remove(at: slot) }
     }
     while head < slots.count, slots[head] == nil { head += 1 }
     if head == slots.count {

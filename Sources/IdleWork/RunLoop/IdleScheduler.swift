@@ -93,21 +93,19 @@ public final class IdleScheduler {
   /// One pass: take in background additions, serve the queues within the budgets, and ask for another pass
   /// if idle work remains. A tracking pass never asks for another: frames wake the loop while a scroll lasts.
   func runPass(_ kind: IdlePassKind) {
-    _ = PassGate.run(
-      {
-        passRequested = false
-        let queues = members.compactMap(\.queue)
-        let signpost = PassSignposts.beginPass(kind, queues: queues, driver: driver)
-        for queue in queues { queue.takeInBackgroundTasks() }
-        var total = budget.map { BudgetMeter($0, start: driver.now) }
-        for queue in queues { queue.serve(kind, total: &total) }
-        PassSignposts.endPass(signpost, queues: queues, driver: driver)
-        if kind == .idle, !isStopped, queues.contains(where: { $0.hasIdleWork }) { setNeedsPass() }
-      },
-      onRefused: { [weak self] in
-        // The wake that brought the refused pass is spent: ask again once the outer pass is over.
-        self?.passRequested = false
-        self?.setNeedsPass()
-      })
+    guard PassGate.enter(self) else { return }
+    passRequested = false
+    let queues = members.compactMap(\.queue)
+    let signpost = PassSignposts.beginPass(kind, queues: queues, driver: driver)
+    for queue in queues { queue.takeInBackgroundTasks() }
+    var total = budget.map { BudgetMeter($0, start: driver.now) }
+    for queue in queues { queue.serve(kind, total: &total) }
+    PassSignposts.endPass(signpost, queues: queues, driver: driver)
+    if kind == .idle, !isStopped, queues.contains(where: { $0.hasIdleWork }) { setNeedsPass() }
+    for refused in PassGate.leave() {
+      // The wake that brought the refused pass is spent: ask again now that the outer pass is over.
+      refused.passRequested = false
+      refused.setNeedsPass()
+    }
   }
 }

@@ -6,20 +6,23 @@
 @MainActor
 enum PassGate {
   private static var isActive = false
-  private static var refused: [() -> Void] = []
+  private static var refused: [IdleScheduler] = []
 
-  /// Runs `body` as a pass unless one is already running; returns whether it ran.
-  static func run(_ body: () -> Void, onRefused retry: @escaping @MainActor () -> Void) -> Bool {
+  /// Enters a pass; returns `false`, remembering `scheduler`, if a pass is already running.
+  static func enter(_ scheduler: IdleScheduler) -> Bool {
     guard !isActive else {
-      refused.append(retry)
+      refused.append(scheduler)
       return false
     }
     isActive = true
-    body()
-    isActive = false
-    let retries = refused
-    refused = []
-    for retry in retries { retry() }
     return true
+  }
+
+  /// Leaves the pass and returns the schedulers refused meanwhile, which must ask for a pass again.
+  static func leave() -> [IdleScheduler] {
+    isActive = false
+    guard !refused.isEmpty else { return [] }
+    defer { refused = [] }
+    return refused
   }
 }
