@@ -75,7 +75,11 @@ public final class IdleQueue {
 
   /// The scheduler whose passes serve this queue.
   public let scheduler: IdleScheduler
-  /// Opt-in work during scrolls, from the configuration.
+  /// Opt-in work during scrolls (see ``ScrollingSlack``); `nil` runs nothing while a scroll is tracked.
+  ///
+  /// The tracking modes are observed from creation: give them in ``Configuration/scrollingSlack`` (or in
+  /// the shared ``IdleScheduler``'s `trackingModes`). Changing this property later changes the waiting and
+  /// slack thresholds and the frame clock, not the observed modes.
   public var scrollingSlack: ScrollingSlack?
 
   var list: TaskList<QueuedTask>
