@@ -3,7 +3,7 @@ import Foundation
 /// Dropping optional work when memory is short.
 extension IdleQueue {
   /// Drops discardable tasks (added with `discardable: true`) whenever `name` is posted to `center`,
-  /// until ``invalidate()``. Where UIKit exists, ``discardDiscardableTasksOnMemoryWarning()`` does this
+  /// until ``invalidate()``. Where UIKit exists, `discardDiscardableTasksOnMemoryWarning()` does this
   /// for `UIApplication.didReceiveMemoryWarningNotification`.
   ///
   /// A notification posted on the main thread is handled at once; one posted elsewhere is handled on the
