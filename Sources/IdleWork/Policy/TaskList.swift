@@ -107,10 +107,14 @@ struct TaskList<Payload> {
   /// Removes every pending entry whose cell is gone or rebound.
   mutating func purgeStale(isStale: (Payload) -> Bool) -> [Removal] {
     guard staleCandidates > 0 else { return [] }
-    let stale = slots[head...].compactMap { $0 }.filter { $0.canBeStale && isStale($0.payload) }
-    for entry in stale { _ = take(entry.seq) }
-    statistics.skippedAsStale += stale.count
-    return stale.map { Removal(entry: $0, fate: .stale) }
+    // Scan in place; collect sequence numbers first, because taking entries may compact the slots.
+    var staleSeqs: [UInt64] = []
+    for case let entry? in slots[head...] where entry.canBeStale && isStale(entry.payload) {
+      staleSeqs.append(entry.seq)
+    }
+    let removed = staleSeqs.compactMap { take($0).map { Removal(entry: $0, fate: .stale) } }
+    statistics.skippedAsStale += removed.count
+    return removed
   }
 
   /// Drops stale entries at the head and returns the first runnable one, which stays in its place.
@@ -163,6 +167,12 @@ struct TaskList<Payload> {
   /// Removes every entry for which `shouldRemove` holds, counting them as cancelled.
   mutating func cancelAll(where shouldRemove: (Entry) -> Bool = { _ in true }) -> [Removal] {
     slots[head...].compactMap { $0 }.filter(shouldRemove).compactMap { cancel($0.seq) }
+  }
+
+  /// Counts background additions that the bounded inbox dropped (the queue would have evicted them).
+  mutating func recordAddedAndEvicted(_ n: Int) {
+    statistics.added += n
+    statistics.evicted += n
   }
 
   /// Counts tasks that were accepted and cancelled in one step (background additions dropped by invalidate).

@@ -4,6 +4,12 @@ import Foundation
 ///
 /// The only state in IdleWork touched off the main thread; a lock guards it. The first addition after
 /// each drain wakes the run loop, so a burst from many threads costs one wake-up.
+///
+/// **Bounded.** It keeps at most the queue's `maximumQueueLength` items, dropping the oldest: those are
+/// exactly the tasks the queue would evict when taking the inbox in (background tasks are never stale, so
+/// only the newest `maximumQueueLength` of them can survive), so the outcome is the same — but a flood from
+/// other threads can neither grow memory without bound nor stall the main thread taking in a backlog.
+/// Dropped items are counted and reported at the next drain, so the queue accounts for them as evicted.
 final class BackgroundInbox: @unchecked Sendable {
   struct Item {
     let key: AnyHashable
@@ -12,15 +18,19 @@ final class BackgroundInbox: @unchecked Sendable {
 
   private let lock = NSLock()
   private var items: [Item] = []
+  private var dropped = 0
+  private var limit: Int
   private var closed = false
+  private var needsWake = true
   private let wake: @Sendable () -> Void
 
-  init(wake: @escaping @Sendable () -> Void) {
+  init(limit: Int, wake: @escaping @Sendable () -> Void) {
+    self.limit = limit
     self.wake = wake
   }
 
-  /// Adds an item and wakes the run loop if it is the first since the last drain.
-  /// Returns `false` (and drops the item) once the inbox is closed.
+  /// Adds an item, dropping the oldest beyond the limit, and wakes the run loop if it is the first
+  /// addition since the last drain. Returns `false` (and drops the item) once the inbox is closed.
   func add(_ item: Item) -> Bool {
     lock.lock()
     guard !closed else {
@@ -28,19 +38,29 @@ final class BackgroundInbox: @unchecked Sendable {
       return false
     }
     items.append(item)
-    let first = items.count == 1
+    let excess = trimLocked()
+    let first = needsWake
+    needsWake = false
     lock.unlock()
+    withExtendedLifetime(excess) {}  // dropped closures are released here, outside the lock
     if first { wake() }
     return true
   }
 
-  /// Takes every waiting item, oldest first.
-  func drain() -> [Item] {
+  /// Changes the limit (the queue's `maximumQueueLength`), dropping the oldest items beyond it.
+  func setLimit(_ newLimit: Int) {
+    lock.lock()
+    limit = newLimit
+    let excess = trimLocked()
+    lock.unlock()
+    withExtendedLifetime(excess) {}
+  }
+
+  /// Takes every waiting item, oldest first, and the number dropped since the last drain.
+  func drain() -> (items: [Item], dropped: Int) {
     lock.lock()
     defer { lock.unlock() }
-    let taken = items
-    items = []
-    return taken
+    return takeLocked()
   }
 
   /// Items waiting now.
@@ -50,13 +70,27 @@ final class BackgroundInbox: @unchecked Sendable {
     return items.count
   }
 
-  /// Refuses further items and returns the ones still waiting.
-  func close() -> [Item] {
+  /// Refuses further items and returns the ones still waiting and the number dropped.
+  func close() -> (items: [Item], dropped: Int) {
     lock.lock()
     defer { lock.unlock() }
     closed = true
-    let taken = items
+    return takeLocked()
+  }
+
+  private func takeLocked() -> (items: [Item], dropped: Int) {
+    let taken = (items, dropped)
     items = []
+    dropped = 0
+    needsWake = true
     return taken
+  }
+
+  private func trimLocked() -> [Item] {
+    guard items.count > limit else { return [] }
+    let excess = Array(items.prefix(items.count - limit))
+    items.removeFirst(excess.count)
+    dropped += excess.count
+    return excess
   }
 }

@@ -102,11 +102,13 @@ public final class IdleQueue {
     set {
       Validation.require(Validation.queueLengthFailure(newValue))
       list.capacity = newValue
+      inbox.setLimit(newValue)
       release(list.trim(isStale: { $0.isStale }))
     }
   }
 
-  /// Tasks pending: queued on the main thread plus those added from other threads and not yet taken in.
+  /// Tasks pending: queued on the main thread plus those added from other threads and not yet taken in
+  /// (at most ``maximumQueueLength`` of those are kept; see ``addTaskFromAnyThread(key:_:)``).
   public var pendingTaskCount: Int { list.count + inbox.count }
 
   /// What the queue has done so far; `added == executed + skippedAsStale + evicted + cancelled + pending`.
@@ -151,7 +153,7 @@ public final class IdleQueue {
     self.scheduler = scheduler
     self.budget = budget
     self.list = TaskList(capacity: maximumQueueLength)
-    self.inbox = BackgroundInbox(wake: scheduler.driver.makeWaker())
+    self.inbox = BackgroundInbox(limit: maximumQueueLength, wake: scheduler.driver.makeWaker())
     scheduler.attach(self, priority: priority)
   }
 
@@ -190,7 +192,10 @@ public final class IdleQueue {
   /// Adds a task from any thread. It runs on the main thread in a later idle pass; the run loop is woken.
   ///
   /// The task reaches the queue (and ``statistics``) at the next pass; until then it counts in
-  /// ``pendingTaskCount``. Returns `false`, dropping the task, if the queue has been invalidated.
+  /// ``pendingTaskCount``. At most ``maximumQueueLength`` such tasks wait for the hand-over: beyond that
+  /// the oldest are dropped and counted as evicted — the queue would evict them on arrival anyway — so a
+  /// flood from other threads costs neither unbounded memory nor a main-thread stall.
+  /// Returns `false`, dropping the task, if the queue has been invalidated.
   @discardableResult
   public nonisolated func addTaskFromAnyThread(
     key: some Hashable & Sendable, _ task: @escaping @Sendable @MainActor () -> Void
@@ -231,7 +236,9 @@ public final class IdleQueue {
     guard !isInvalidated else { return }
     isInvalidated = true
     notificationObservers.removeAll()
-    list.recordAddedAndCancelled(inbox.close().count)
+    let closed = inbox.close()
+    list.recordAddedAndEvicted(closed.dropped)
+    list.recordAddedAndCancelled(closed.items.count)
     release(list.cancelAll())
     scheduler.detach(self)
   }
@@ -241,7 +248,9 @@ public final class IdleQueue {
   var hasIdleWork: Bool { !isInvalidated && !list.isEmpty }
 
   func takeInBackgroundTasks() {
-    for item in inbox.drain() {
+    let drained = inbox.drain()
+    list.recordAddedAndEvicted(drained.dropped)
+    for item in drained.items {
       enqueue(key: item.key, QueuedTask(work: .once(item.task)), discardable: false)
     }
   }

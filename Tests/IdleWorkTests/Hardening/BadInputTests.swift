@@ -1,0 +1,145 @@
+import Foundation
+import IdleWorkTesting
+import XCTest
+
+@testable import IdleWork
+
+/// Issue 4, item 6: bad input through the public API stops the program with a message naming the
+/// parameter and its valid range. Each case really crashes — in a child process running this same test
+/// method with `IDLEWORK_BAD_INPUT=<case>` set (see ``ChildProcess``); the parent checks the child's
+/// exit and standard error. `Budget.validationFailure` is also checked directly.
+final class BadInputTests: XCTestCase {
+  static let childVariable = "IDLEWORK_BAD_INPUT"
+  static let childTest = "IdleWorkTests.BadInputTests/testBadInputStopsTheProgramWithAMessageNamingTheParameter"
+
+  func testBadInputStopsTheProgramWithAMessageNamingTheParameter() throws {
+    if let name = ProcessInfo.processInfo.environment[Self.childVariable] {
+      // The child: do the bad thing; the program must stop inside `perform`.
+      guard let badInput = BadInput(rawValue: name) else { return XCTFail("unknown bad input \(name)") }
+      MainActor.assumeIsolated { badInput.perform() }
+      print("IDLEWORK-CHILD-SURVIVED")
+      return XCTFail("\(name) did not stop the program")
+    }
+    let started = Date()
+    for badInput in BadInput.allCases {
+      let outcome = try ChildProcess(
+        testName: Self.childTest, environment: [Self.childVariable: badInput.rawValue, "SWIFT_BACKTRACE": "enable=no"]
+      )
+      .run()
+      let context =
+        "\(badInput.rawValue): exit \(outcome.status) (\(outcome.reason)), stderr:\n\(outcome.standardError)"
+      XCTAssertEqual(outcome.reason, .uncaughtSignal, "the program did not stop with a trap — \(context)")
+      XCTAssertFalse(outcome.standardOutput.contains("IDLEWORK-CHILD-SURVIVED"), context)
+      XCTAssertTrue(outcome.standardError.contains("Fatal error"), "no fatal error message — \(context)")
+      for fragment in badInput.expectedMessageFragments {
+        XCTAssertTrue(outcome.standardError.contains(fragment), "message lacks \"\(fragment)\" — \(context)")
+      }
+    }
+    print(
+      "bad input: \(BadInput.allCases.count) child processes, "
+        + String(format: "%.2f s", Date().timeIntervalSince(started)))
+  }
+
+  func testBudgetValidationFailureNamesTheParameterAndItsRange() {
+    for valid: IdleQueue.Budget in [
+      .tasks(1), .tasks(Int.max), .milliseconds(0.001), .milliseconds(.leastNonzeroMagnitude),
+      .milliseconds(.greatestFiniteMagnitude),
+    ] {
+      XCTAssertNil(valid.validationFailure, "\(valid) is valid")
+    }
+    let invalidCounts: [IdleQueue.Budget] = [.tasks(0), .tasks(-1), .tasks(Int.min)]
+    for invalid in invalidCounts {
+      let message = invalid.validationFailure ?? ""
+      XCTAssertTrue(message.contains("budget") && message.contains("\(invalid)"), message)
+      XCTAssertTrue(message.contains("1...Int.max"), message)
+    }
+    let invalidDurations: [IdleQueue.Budget] = [
+      .milliseconds(0), .milliseconds(-0.0), .milliseconds(-1), .milliseconds(.nan), .milliseconds(.infinity),
+      .milliseconds(-.infinity),
+    ]
+    for invalid in invalidDurations {
+      let message = invalid.validationFailure ?? ""
+      XCTAssertTrue(message.contains("budget") && message.contains("\(invalid)"), message)
+      XCTAssertTrue(message.contains("finite") && message.contains("greater than 0"), message)
+    }
+  }
+}
+
+/// Each way to give IdleWork's public API a value outside its documented range.
+private enum BadInput: String, CaseIterable {
+  case negativeQueueLengthInInit
+  case negativeQueueLengthInSetter
+  case negativeQueueLengthInConfiguration
+  case zeroTasksInInit
+  case negativeTasksInSetter
+  case zeroTasksInConfiguration
+  case zeroMillisecondsInInit
+  case negativeMillisecondsInSetter
+  case nanMillisecondsInSetter
+  case infiniteMillisecondsInInit
+  case zeroTasksInSchedulerInit
+  case negativeMillisecondsInSchedulerSetter
+  case negativeMinimumWait
+  case zeroMinimumFrameSlack
+  case nanMinimumFrameSlack
+
+  /// What the message must contain: the parameter, the bad value and the valid range.
+  var expectedMessageFragments: [String] {
+    switch self {
+    case .negativeQueueLengthInInit: return ["maximumQueueLength", "-1", "0...Int.max"]
+    case .negativeQueueLengthInSetter: return ["maximumQueueLength", "-5", "0...Int.max"]
+    case .negativeQueueLengthInConfiguration: return ["maximumQueueLength", "\(Int.min)", "0...Int.max"]
+    case .zeroTasksInInit, .zeroTasksInConfiguration, .zeroTasksInSchedulerInit:
+      return ["budget", ".tasks(0)", "1...Int.max"]
+    case .negativeTasksInSetter: return ["budget", ".tasks(-1)", "1...Int.max"]
+    case .zeroMillisecondsInInit: return ["budget", ".milliseconds(0.0)", "finite", "greater than 0"]
+    case .negativeMillisecondsInSetter: return ["budget", ".milliseconds(-1.0)", "finite", "greater than 0"]
+    case .nanMillisecondsInSetter: return ["budget", ".milliseconds(nan)", "finite", "greater than 0"]
+    case .infiniteMillisecondsInInit: return ["budget", ".milliseconds(inf)", "finite", "greater than 0"]
+    case .negativeMillisecondsInSchedulerSetter: return ["budget", ".milliseconds(-0.5)", "finite", "greater than 0"]
+    case .negativeMinimumWait: return ["minimumWait", "-1.0", "finite", ">= 0"]
+    case .zeroMinimumFrameSlack: return ["minimumFrameSlack", "0.0", "finite", "> 0"]
+    case .nanMinimumFrameSlack: return ["minimumFrameSlack", "nan", "finite", "> 0"]
+    }
+  }
+
+  @MainActor
+  func perform() {
+    switch self {
+    case .negativeQueueLengthInInit:
+      _ = IdleQueue(driver: ManualPassDriver(), maximumQueueLength: -1)
+    case .negativeQueueLengthInSetter:
+      IdleQueue(driver: ManualPassDriver()).maximumQueueLength = -5
+    case .negativeQueueLengthInConfiguration:
+      var configuration = IdleQueue.Configuration()
+      configuration.maximumQueueLength = Int.min
+      _ = IdleQueue(configuration: configuration)
+    case .zeroTasksInInit:
+      _ = IdleQueue(driver: ManualPassDriver(), budget: .tasks(0))
+    case .negativeTasksInSetter:
+      IdleQueue(driver: ManualPassDriver()).budget = .tasks(-1)
+    case .zeroTasksInConfiguration:
+      var configuration = IdleQueue.Configuration()
+      configuration.budget = .tasks(0)
+      _ = IdleQueue(configuration: configuration)
+    case .zeroMillisecondsInInit:
+      _ = IdleQueue(driver: ManualPassDriver(), budget: .milliseconds(0))
+    case .negativeMillisecondsInSetter:
+      IdleQueue(driver: ManualPassDriver()).budget = .milliseconds(-1)
+    case .nanMillisecondsInSetter:
+      IdleQueue(driver: ManualPassDriver()).budget = .milliseconds(.nan)
+    case .infiniteMillisecondsInInit:
+      _ = IdleQueue(driver: ManualPassDriver(), budget: .milliseconds(.infinity))
+    case .zeroTasksInSchedulerInit:
+      _ = IdleScheduler(driver: ManualPassDriver(), budget: .tasks(0))
+    case .negativeMillisecondsInSchedulerSetter:
+      IdleScheduler(driver: ManualPassDriver()).budget = .milliseconds(-0.5)
+    case .negativeMinimumWait:
+      _ = IdleQueue.ScrollingSlack(minimumWait: -1, timeUntilNextFrame: { nil })
+    case .zeroMinimumFrameSlack:
+      _ = IdleQueue.ScrollingSlack(minimumFrameSlack: 0, timeUntilNextFrame: { nil })
+    case .nanMinimumFrameSlack:
+      _ = IdleQueue.ScrollingSlack(minimumFrameSlack: .nan, timeUntilNextFrame: { nil })
+    }
+  }
+}

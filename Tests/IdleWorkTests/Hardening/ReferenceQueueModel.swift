@@ -1,0 +1,330 @@
+import IdleWork
+
+/// One slice that ran: the task's id and the slice's index (0 for a one-shot task).
+struct ModelEvent: Hashable, CustomStringConvertible {
+  let id: Int
+  let slice: Int
+  var description: String { slice == 0 ? "#\(id)" : "#\(id).\(slice)" }
+}
+
+/// What an operation returned, compared between the real queue and the model.
+enum ModelResult: Equatable {
+  case none
+  case count(Int)
+  case flag(Bool)
+}
+
+/// A small, obviously-correct model of ``IdleQueue``'s documented policy: plain arrays, linear scans, integer
+/// nanoseconds. Written from the doc comments in `Sources/IdleWork`, not from the implementation:
+///
+/// - FIFO. Every addition that takes the queue past `maximumQueueLength` first drops every stale task,
+///   then the oldest until it fits (possibly the new task itself). Lowering the capacity trims the same way.
+/// - A cell task is stale when its cell is gone or shows another index path; its key is its index path.
+/// - A pass first takes in tasks added from other threads (each an addition, trimmed as such); then, while
+///   the budget allows another task, it drops stale tasks at the head (free) and runs the head task.
+///   `.tasks(n)` allows n tasks (a slice counts as one); `.milliseconds(x)` allows the first task and then
+///   another while less than x ms have passed since the pass began.
+/// - A one-shot task leaves the queue, counted executed, just before it runs; a resumable slice runs in
+///   place and the task leaves as executed when the slice reports `.done` (if it is still queued then),
+///   keeping its place at the head otherwise.
+/// - A tracking pass runs nothing without scrolling slack; with it, the head task runs only if it waited at
+///   least `minimumWait` and the frame clock reports more than `minimumFrameSlack` left.
+/// - Cancelling by key, removing all and discarding take in background tasks first; `invalidate` counts
+///   waiting background tasks as added and cancelled, cancels the rest, stops passes and ignores additions.
+/// - `passes` counts passes in which the queue ran or skipped a task; `longestPassDuration` is the longest
+///   such pass, from its start to its end on the manual clock.
+struct ReferenceQueueModel {
+  struct Entry {
+    let spec: TaskSpec
+    /// The generation of the cell slot when the task was added (a new cell in the slot is a new cell).
+    let generation: Int
+    let enqueuedAt: UInt64
+    var slicesDone = 0
+  }
+
+  struct Cell {
+    var generation = 0
+    var isAlive = true
+    var row: Int?
+  }
+
+  private(set) var entries: [Entry] = []
+  private(set) var inbox: [TaskSpec] = []
+  /// Background tasks dropped before the main thread took them in (the hand-over keeps the newest
+  /// `capacity`), counted as added and evicted when the rest is taken in.
+  private var droppedFromInbox = 0
+  private(set) var cells = Array(repeating: Cell(), count: ModelSequence.cellSlots)
+  /// The task id behind each handle, in the order handles were issued.
+  private(set) var handles: [Int] = []
+  private(set) var capacity: Int
+  private(set) var budget: IdleQueue.Budget
+  private(set) var slack: SlackSetting?
+  private(set) var frameTimeMs: Double?
+  private(set) var now: UInt64 = 0
+  private(set) var isInvalidated = false
+  private(set) var log: [ModelEvent] = []
+  /// Whether every pending task has been announced with a pass request: false after a tracking pass
+  /// (which never asks for another pass) until the next addition or idle pass.
+  private(set) var expectsPassRequest = true
+
+  private var added = 0
+  private var executed = 0
+  private var slicesRun = 0
+  private var skippedAsStale = 0
+  private var evicted = 0
+  private var cancelled = 0
+  private var passes = 0
+  private var longestPassNanoseconds: UInt64 = 0
+
+  init(budget: IdleQueue.Budget, capacity: Int) {
+    self.budget = budget
+    self.capacity = capacity
+  }
+
+  var pendingCount: Int { entries.count + inbox.count }
+  var pendingIDs: Set<Int> { Set(entries.map(\.spec.id)).union(inbox.map(\.id)) }
+
+  func isQueued(handle index: Int) -> Bool {
+    let id = handles[index]
+    return entries.contains { $0.spec.id == id }
+  }
+
+  var statistics: IdleQueue.Statistics {
+    var statistics = IdleQueue.Statistics()
+    statistics.added = added
+    statistics.executed = executed
+    statistics.slicesRun = slicesRun
+    statistics.skippedAsStale = skippedAsStale
+    statistics.evicted = evicted
+    statistics.cancelled = cancelled
+    statistics.pending = entries.count
+    statistics.passes = passes
+    statistics.longestPassDuration = Double(longestPassNanoseconds) / 1e9
+    return statistics
+  }
+
+  // MARK: Operations
+
+  mutating func apply(_ operation: ModelOperation) -> ModelResult {
+    switch operation {
+    case .add(let spec):
+      add(spec)
+    case .addFromAnyThread(let spec):
+      return .flag(addFromAnyThread(spec))
+    case .rebindCell(let slot, let row):
+      rebind(slot: slot, row: row)
+    case .freeCell(let slot):
+      cells[slot].isAlive = false
+    case .cancelKey(let key):
+      return .count(cancel { $0.spec.cell == nil && $0.spec.key == key })
+    case .cancelRow(let row):
+      return .count(cancel { $0.spec.cell != nil && $0.spec.row == row })
+    case .cancelHandle(let index):
+      return .flag(cancelHandle(index))
+    case .removeAll:
+      _ = cancel { _ in true }
+    case .discardDiscardable:
+      return .count(cancel { $0.spec.discardable })
+    case .setCapacity(let capacity):
+      self.capacity = capacity
+      trimInbox()
+      trimIfOver()
+    case .setBudget(let budget):
+      self.budget = budget
+    case .setScrollingSlack(let slack):
+      self.slack = slack
+    case .setFrameTime(let ms):
+      frameTimeMs = ms
+    case .advanceClock(let ms):
+      advance(ms: ms)
+    case .runPass:
+      return .flag(runPass(tracking: false))
+    case .runTrackingPass:
+      return .flag(runPass(tracking: true))
+    case .invalidate:
+      invalidate()
+    }
+    return .none
+  }
+
+  private mutating func perform(_ action: NestedAction) {
+    switch action {
+    case .add(let spec): add(spec)
+    case .addFromAnyThread(let spec): _ = addFromAnyThread(spec)
+    case .cancelKey(let key): _ = cancel { $0.spec.cell == nil && $0.spec.key == key }
+    case .cancelRow(let row): _ = cancel { $0.spec.cell != nil && $0.spec.row == row }
+    case .cancelHandle(let index): _ = cancelHandle(index)
+    case .removeAll: _ = cancel { _ in true }
+    case .setCapacity(let capacity):
+      self.capacity = capacity
+      trimInbox()
+      trimIfOver()
+    case .rebindCell(let slot, let row): rebind(slot: slot, row: row)
+    case .invalidate: invalidate()
+    }
+  }
+
+  private mutating func add(_ spec: TaskSpec) {
+    handles.append(spec.id)
+    var generation = 0
+    if let slot = spec.cell {
+      // Adding for a cell sets its index path, even on an invalidated queue; an empty slot gets a new cell.
+      if !cells[slot].isAlive { cells[slot] = Cell(generation: cells[slot].generation + 1, isAlive: true, row: nil) }
+      cells[slot].row = spec.row
+      generation = cells[slot].generation
+    }
+    guard !isInvalidated else { return }
+    append(Entry(spec: spec, generation: generation, enqueuedAt: now))
+    expectsPassRequest = true
+  }
+
+  private mutating func addFromAnyThread(_ spec: TaskSpec) -> Bool {
+    guard !isInvalidated else { return false }
+    inbox.append(spec)
+    trimInbox()
+    expectsPassRequest = true
+    return true
+  }
+
+  private mutating func rebind(slot: Int, row: Int?) {
+    if cells[slot].isAlive { cells[slot].row = row }
+  }
+
+  private mutating func append(_ entry: Entry) {
+    entries.append(entry)
+    added += 1
+    trimIfOver()
+  }
+
+  private func isStale(_ entry: Entry) -> Bool {
+    guard let slot = entry.spec.cell else { return false }
+    let cell = cells[slot]
+    return !cell.isAlive || cell.generation != entry.generation || cell.row != entry.spec.row
+  }
+
+  private mutating func trimIfOver() {
+    guard entries.count > capacity else { return }
+    let before = entries.count
+    entries = entries.filter { !isStale($0) }
+    skippedAsStale += before - entries.count
+    while entries.count > capacity {
+      entries.removeFirst()
+      evicted += 1
+    }
+  }
+
+  private mutating func trimInbox() {
+    while inbox.count > capacity {
+      inbox.removeFirst()
+      droppedFromInbox += 1
+    }
+  }
+
+  private mutating func takeIn() {
+    added += droppedFromInbox
+    evicted += droppedFromInbox
+    droppedFromInbox = 0
+    let waiting = inbox
+    inbox = []
+    for spec in waiting { append(Entry(spec: spec, generation: 0, enqueuedAt: now)) }
+  }
+
+  private mutating func cancel(where matches: (Entry) -> Bool) -> Int {
+    takeIn()
+    let before = entries.count
+    entries = entries.filter { !matches($0) }
+    cancelled += before - entries.count
+    return before - entries.count
+  }
+
+  private mutating func cancelHandle(_ index: Int) -> Bool {
+    guard !handles.isEmpty else { return false }
+    let id = handles[index % handles.count]
+    guard let position = entries.firstIndex(where: { $0.spec.id == id }) else { return false }
+    entries.remove(at: position)
+    cancelled += 1
+    return true
+  }
+
+  private mutating func invalidate() {
+    guard !isInvalidated else { return }
+    isInvalidated = true
+    added += inbox.count + droppedFromInbox
+    evicted += droppedFromInbox
+    droppedFromInbox = 0
+    cancelled += inbox.count + entries.count
+    inbox = []
+    entries = []
+  }
+
+  private mutating func advance(ms: Double) {
+    now += UInt64((ms * 1_000_000).rounded())
+  }
+
+  private func budgetAllows(tasksRun: Int, since start: UInt64) -> Bool {
+    switch budget {
+    case .tasks(let limit): return tasksRun < limit
+    case .milliseconds(let ms): return tasksRun == 0 || now - start < UInt64(ms * 1_000_000)
+    }
+  }
+
+  private func slackAllows(_ entry: Entry) -> Bool {
+    guard let slack, let frameTimeMs else { return false }
+    let waited = now - entry.enqueuedAt
+    return waited >= UInt64(slack.minimumWaitMs * 1_000_000) && frameTimeMs > slack.minimumFrameSlackMs
+  }
+
+  /// One pass; returns whether the driver ran it (it does not once the queue is invalidated).
+  private mutating func runPass(tracking: Bool) -> Bool {
+    guard !isInvalidated else { return false }
+    expectsPassRequest = !tracking
+    takeIn()
+    guard !entries.isEmpty, !tracking || slack != nil else { return true }
+    let start = now
+    var tasksRun = 0
+    var didWork = false
+    while !isInvalidated, budgetAllows(tasksRun: tasksRun, since: start) {
+      while let head = entries.first, isStale(head) {
+        entries.removeFirst()
+        skippedAsStale += 1
+        didWork = true
+      }
+      guard let head = entries.first else { break }
+      if tracking, !slackAllows(head) { break }
+      didWork = true
+      runHead()
+      tasksRun += 1
+    }
+    if didWork {
+      passes += 1
+      longestPassNanoseconds = max(longestPassNanoseconds, now - start)
+    }
+    return true
+  }
+
+  private mutating func runHead() {
+    let head = entries[0]
+    let spec = head.spec
+    guard let slices = spec.slices else {
+      entries.removeFirst()
+      executed += 1
+      slicesRun += 1
+      log.append(ModelEvent(id: spec.id, slice: 0))
+      advance(ms: spec.costMs)
+      if let action = spec.action { perform(action) }
+      return
+    }
+    let slice = head.slicesDone
+    log.append(ModelEvent(id: spec.id, slice: slice))
+    advance(ms: spec.costMs)
+    if slice == 0, let action = spec.action { perform(action) }
+    slicesRun += 1
+    guard let position = entries.firstIndex(where: { $0.spec.id == spec.id }) else { return }
+    if slice + 1 >= slices {
+      entries.remove(at: position)
+      executed += 1
+    } else {
+      entries[position].slicesDone += 1
+    }
+  }
+}
