@@ -18,6 +18,7 @@ let package = Package(
     ),
     .target(name: "IdleWorkTesting", dependencies: ["IdleWork"]),
     .testTarget(name: "IdleWorkTests", dependencies: ["IdleWork", "IdleWorkTesting"]),
+    .testTarget(name: "IdleWorkTestingTests", dependencies: ["IdleWork", "IdleWorkTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,7 @@ import IdleWork
 import IdleWorkTesting
 import XCTest
 
-/// `IdleWorkTesting`: stepping an app's queue by hand.
+/// `IdleWorkTesting`'s own tests: stepping an app's queue by hand, as an app's unit tests would.
 final class ManualPassDriverTests: XCTestCase {
   func testRunPassRunsExactlyOnePass() {
     MainActor.assumeIsolated {
@@ -69,19 +69,46 @@ final class ManualPassDriverTests: XCTestCase {
     }
   }
 
-  func testReleasingTheQueueStopsTheDriverAndReleasesItsTasks() {
+  func testReleasingTheQueueReleasesItsTasksAndLaterPassesRunNothing() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       weak var probe: Probe?
+      var ran = false
       var queue: IdleQueue? = IdleQueue(driver: driver)
       do {
         let p = Probe()
         probe = p
-        queue!.addTask(key: 0) { _ = p }
+        queue!.addTask(key: 0) { withExtendedLifetime(p) { ran = true } }
       }
       queue = nil
       XCTAssertNil(probe, "pending tasks are released with their queue")
-      XCTAssertFalse(driver.runPass() && probe != nil)
+      driver.drain()
+      XCTAssertFalse(ran)
     }
+  }
+
+  func testInvalidatingTheQueueStopsTheDriver() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      queue.addTask(key: 0) {}
+      queue.invalidate()
+      XCTAssertTrue(driver.isStopped)
+      XCTAssertFalse(driver.runPass(), "a stopped driver runs no pass")
+    }
+  }
+}
+
+/// Detects when an object is freed.
+private final class Probe {}
+
+/// A value shared with another thread under a lock.
+private final class LockedBox<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
+  init(_ value: Value) { stored = value }
+  var value: Value {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
   }
 }
