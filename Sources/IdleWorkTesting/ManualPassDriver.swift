@@ -13,7 +13,7 @@ import IdleWork
 /// ```
 @MainActor
 public final class ManualPassDriver: IdlePassDriver {
-  private var pass: (@MainActor (IdlePassKind) -> Void)?
+  private var pass: (@MainActor (IdlePassKind) -> Bool)?
   private let wakeups = WakeCounter()
 
   /// The clock, in nanoseconds; it moves only when you set it or call ``advance(byMilliseconds:)``.
@@ -29,7 +29,8 @@ public final class ManualPassDriver: IdlePassDriver {
   /// How many passes this driver has run.
   public private(set) var passesRun = 0
 
-  /// Whether the scheduler stopped the driver (its queue was invalidated or released).
+  /// Whether the scheduler stopped the driver: its only queue was invalidated, or its shared scheduler
+  /// was stopped. (A queue that is simply released stops nothing: later passes find no queue and do nothing.)
   public private(set) var isStopped = false
 
   private var requested = false
@@ -44,15 +45,19 @@ public final class ManualPassDriver: IdlePassDriver {
     now += UInt64((milliseconds * 1_000_000).rounded())
   }
 
+  /// Whether the last pass ran at least one task.
+  public private(set) var lastPassRanTasks = false
+
   /// Runs one pass now, as the run loop would before sleeping (or, with `.tracking`, while a scroll is
-  /// tracked). Returns `false` if the driver has no scheduler or was stopped.
+  /// tracked). Returns `false`, running nothing, if no queue was ever created on the driver or it was
+  /// stopped; otherwise `true`, whether or not the pass found work (see ``lastPassRanTasks``).
   @discardableResult
   public func runPass(_ kind: IdlePassKind = .idle) -> Bool {
     guard let pass, !isStopped else { return false }
     requested = false
     wakeups.reset()
     passesRun += 1
-    pass(kind)
+    lastPassRanTasks = pass(kind)
     return true
   }
 
@@ -67,8 +72,12 @@ public final class ManualPassDriver: IdlePassDriver {
 
   // MARK: IdlePassDriver
 
-  /// Called by the scheduler; keeps the pass handler for ``runPass(_:)``.
-  public func start(_ pass: @escaping @MainActor (IdlePassKind) -> Void) {
+  /// Called by the scheduler; keeps the pass handler for ``runPass(_:)``. A driver serves one scheduler:
+  /// to step several queues with one driver, create them on one `IdleScheduler(driver:)`.
+  public func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool) {
+    precondition(
+      self.pass == nil && !isStopped,
+      "IdleWorkTesting: a ManualPassDriver serves one scheduler; share it through IdleScheduler(driver:)")
     self.pass = pass
   }
 

@@ -122,3 +122,29 @@ final class AsyncPerformRunLoopTests: XCTestCase {
     }
   }
 }
+
+/// `perform` on a stopped scheduler: the queue is invalidated, so the caller gets an error, never a hang.
+final class AsyncPerformStoppedSchedulerTests: XCTestCase {
+  @MainActor
+  func testPerformThrowsInvalidatedWhenTheSchedulerStops() async {
+    let driver = ManualPassDriver()
+    let scheduler = IdleScheduler(driver: driver)
+    let queue = IdleQueue(scheduler: scheduler)
+    let call = Task { @MainActor in try await queue.perform(key: 0) { 1 } }
+    for _ in 0..<10_000 where queue.statistics.added == 0 { await Task.yield() }
+    scheduler.stop()
+    do {
+      _ = try await call.value
+      XCTFail("expected IdleWorkError.invalidated")
+    } catch {
+      XCTAssertEqual(error as? IdleWorkError, .invalidated)
+    }
+    let late = IdleQueue(scheduler: scheduler)
+    do {
+      _ = try await late.perform(key: 0) { 2 }
+      XCTFail("a queue on a stopped scheduler must refuse work")
+    } catch {
+      XCTAssertEqual(error as? IdleWorkError, .invalidated)
+    }
+  }
+}

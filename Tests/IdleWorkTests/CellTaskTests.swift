@@ -62,3 +62,23 @@ final class CellTaskTests: XCTestCase {
     }
   }
 }
+
+/// `cellDidEndDisplaying(_:)`: work for a cell that left the screen is dropped, not run ahead of visible rows.
+final class CellEndDisplayingTests: XCTestCase {
+  func testTasksOfACellThatLeftTheScreenAreDroppedAtOnceAsStale() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      let gone = FakeCell()
+      let visible = FakeCell()
+      var ran: [String] = []
+      queue.addTasks(for: gone, at: row(0), each: 1...3) { _, i in ran.append("gone \(i)") }
+      queue.addTask(for: visible, at: row(5)) { _ in ran.append("visible") }
+      XCTAssertEqual(queue.cellDidEndDisplaying(gone), 3)
+      XCTAssertNil(gone.currentIndexPath)
+      XCTAssertEqual(queue.pendingTaskCount, 1)
+      XCTAssertEqual(queue.statistics.skippedAsStale, 3)
+      driver.runPass()
+      XCTAssertEqual(ran, ["visible"], "the visible row's task runs in the first pass")
+    }
+  }
+}

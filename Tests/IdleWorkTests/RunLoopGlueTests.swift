@@ -37,7 +37,7 @@ final class RunLoopGlueTests: XCTestCase {
         }
       }
       let start = Date()
-      CFRunLoopRunInMode(kCFRunLoopDefaultMode, 10, false)
+      CFRunLoopRunInMode(cfDefaultMode, 10, false)
       let elapsed = Date().timeIntervalSince(start)
       XCTAssertEqual(ran, count)
       XCTAssertLessThan(elapsed, 2, "\(count) one-task passes must not wait for anything else to wake the loop")
@@ -55,7 +55,7 @@ final class RunLoopGlueTests: XCTestCase {
       let counter = PassCounter()
       defer { counter.remove() }
       // One call, no timer: the loop wakes only if something wakes it.
-      CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.5, false)
+      CFRunLoopRunInMode(cfDefaultMode, 0.5, false)
       XCTAssertLessThanOrEqual(counter.count, 2, "an empty queue must let the loop sleep (DWU's timer: 5 here)")
       XCTAssertEqual(queue.statistics.passes, 1)
     }
@@ -99,7 +99,7 @@ final class RunLoopGlueTests: XCTestCase {
         _, _ in
         MainActor.assumeIsolated { log.append("commit") }
       }
-      CFRunLoopAddObserver(CFRunLoopGetMain(), commit, kCFRunLoopDefaultMode)
+      CFRunLoopAddObserver(CFRunLoopGetMain(), commit, cfDefaultMode)
       defer { CFRunLoopObserverInvalidate(commit) }
       let queue = IdleQueue()
       defer { queue.invalidate() }
@@ -164,7 +164,7 @@ final class RunLoopGlueTests: XCTestCase {
       let observer = CFRunLoopObserverCreateWithHandler(nil, CFRunLoopActivity.beforeWaiting.rawValue, false, 0) {
         _, _ in asleep.signal()
       }
-      CFRunLoopAddObserver(CFRunLoopGetMain(), observer, kCFRunLoopDefaultMode)
+      CFRunLoopAddObserver(CFRunLoopGetMain(), observer, cfDefaultMode)
       Thread.detachNewThread {
         asleep.wait()
         queue.addTaskFromAnyThread(key: "bg") {
@@ -173,7 +173,7 @@ final class RunLoopGlueTests: XCTestCase {
         }
       }
       let start = Date()
-      CFRunLoopRunInMode(kCFRunLoopDefaultMode, 10, false)
+      CFRunLoopRunInMode(cfDefaultMode, 10, false)
       CFRunLoopObserverInvalidate(observer)
       XCTAssertTrue(ranOnMain.value)
       XCTAssertLessThan(Date().timeIntervalSince(start), 2)

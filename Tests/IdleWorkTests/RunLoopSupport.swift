@@ -22,7 +22,7 @@ final class PassCounter {
   private(set) var count = 0
   private var observer: CFRunLoopObserver?
 
-  init(modes: [CFString] = [kCFRunLoopDefaultMode], order: Int = 3_000_000) {
+  init(modes: [CFRunLoopMode] = [cfDefaultMode], order: Int = 3_000_000) {
     let observer = CFRunLoopObserverCreateWithHandler(
       nil, CFRunLoopActivity.beforeWaiting.rawValue, true, CFIndex(order)
     ) { [weak self] _, _ in
@@ -54,8 +54,21 @@ func addTimer(
   return timer
 }
 
-/// The CoreFoundation name of a run-loop mode.
-func cfMode(_ mode: RunLoop.Mode) -> CFString {
-  if mode == .default { return kCFRunLoopDefaultMode }
-  return CFStringCreateWithCString(nil, mode.rawValue, CFStringBuiltInEncodings.UTF8.rawValue)
+/// The CoreFoundation name of a run-loop mode (a struct on Apple platforms, a `CFString` on Linux).
+func cfMode(_ mode: RunLoop.Mode) -> CFRunLoopMode {
+  if mode == .default { return cfDefaultMode }
+  #if canImport(Darwin)
+    return CFRunLoopMode(rawValue: mode.rawValue as CFString)
+  #else
+    return CFStringCreateWithCString(nil, mode.rawValue, CFStringBuiltInEncodings.UTF8.rawValue)
+  #endif
+}
+
+/// `kCFRunLoopDefaultMode`, spelled `CFRunLoopMode.defaultMode` in Apple's Swift overlay.
+var cfDefaultMode: CFRunLoopMode {
+  #if canImport(Darwin)
+    return CFRunLoopMode.defaultMode
+  #else
+    return kCFRunLoopDefaultMode
+  #endif
 }

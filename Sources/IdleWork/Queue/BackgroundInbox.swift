@@ -9,7 +9,9 @@ import Foundation
 /// exactly the tasks the queue would evict when taking the inbox in (background tasks are never stale, so
 /// only the newest `maximumQueueLength` of them can survive), so the outcome is the same — but a flood from
 /// other threads can neither grow memory without bound nor stall the main thread taking in a backlog.
-/// Dropped items are counted and reported at the next drain, so the queue accounts for them as evicted.
+/// Dropped items are counted and reported at the next drain, so the queue accounts for them as evicted,
+/// and are kept until then so that they are released on the main thread: a `@Sendable` task may hold the
+/// last reference to a main-actor object (a view), whose deinit must not run on the adding thread.
 final class BackgroundInbox: @unchecked Sendable {
   struct Item {
     let key: AnyHashable
@@ -18,7 +20,7 @@ final class BackgroundInbox: @unchecked Sendable {
 
   private let lock = NSLock()
   private var items: [Item] = []
-  private var dropped = 0
+  private var dropped: [Item] = []
   private var limit: Int
   private var closed = false
   private var needsWake = true
@@ -38,11 +40,10 @@ final class BackgroundInbox: @unchecked Sendable {
       return false
     }
     items.append(item)
-    let excess = trimLocked()
+    trimLocked()
     let first = needsWake
     needsWake = false
     lock.unlock()
-    withExtendedLifetime(excess) {}  // dropped closures are released here, outside the lock
     if first { wake() }
     return true
   }
@@ -51,16 +52,23 @@ final class BackgroundInbox: @unchecked Sendable {
   func setLimit(_ newLimit: Int) {
     lock.lock()
     limit = newLimit
-    let excess = trimLocked()
+    trimLocked()
     lock.unlock()
-    withExtendedLifetime(excess) {}
   }
 
-  /// Takes every waiting item, oldest first, and the number dropped since the last drain.
-  func drain() -> (items: [Item], dropped: Int) {
+  /// Takes every waiting item, oldest first, and those dropped since the last drain (to be released on
+  /// the main thread and counted as evicted).
+  func drain() -> (items: [Item], dropped: [Item]) {
     lock.lock()
     defer { lock.unlock() }
     return takeLocked()
+  }
+
+  /// Whether a drain has anything to take: items waiting, or dropped ones to account for and release.
+  var needsDrain: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return !items.isEmpty || !dropped.isEmpty
   }
 
   /// Items waiting now.
@@ -71,26 +79,25 @@ final class BackgroundInbox: @unchecked Sendable {
   }
 
   /// Refuses further items and returns the ones still waiting and the number dropped.
-  func close() -> (items: [Item], dropped: Int) {
+  func close() -> (items: [Item], dropped: [Item]) {
     lock.lock()
     defer { lock.unlock() }
     closed = true
     return takeLocked()
   }
 
-  private func takeLocked() -> (items: [Item], dropped: Int) {
+  private func takeLocked() -> (items: [Item], dropped: [Item]) {
     let taken = (items, dropped)
     items = []
-    dropped = 0
+    dropped = []
     needsWake = true
     return taken
   }
 
-  private func trimLocked() -> [Item] {
-    guard items.count > limit else { return [] }
-    let excess = Array(items.prefix(items.count - limit))
-    items.removeFirst(excess.count)
-    dropped += excess.count
-    return excess
+  private func trimLocked() {
+    guard items.count > limit else { return }
+    let excess = items.count - limit
+    dropped.append(contentsOf: items.prefix(excess))
+    items.removeFirst(excess)
   }
 }

@@ -155,6 +155,7 @@ public final class IdleQueue {
     self.list = TaskList(capacity: maximumQueueLength)
     self.inbox = BackgroundInbox(limit: maximumQueueLength, wake: scheduler.driver.makeWaker())
     scheduler.attach(self, priority: priority)
+    if !scheduler.isRunning { invalidate() }
   }
 
   // MARK: Adding
@@ -214,6 +215,21 @@ public final class IdleQueue {
     return removed.count
   }
 
+  /// Tells the queue that `cell` left the screen: it is unbound (`currentIndexPath = nil`) and its pending
+  /// tasks are dropped at once, counted as skipped as stale. Returns how many were dropped.
+  ///
+  /// Call it from `tableView(_:didEndDisplaying:forRowAt:)` (or the collection view equivalent). A cell
+  /// that scrolled off screen keeps its index path until it is reused, so without this its tasks would
+  /// still run, in FIFO order ahead of the rows now on screen — work nobody sees. The Example measures
+  /// the difference.
+  @discardableResult
+  public func cellDidEndDisplaying(_ cell: some IndexPathReusable) -> Int {
+    cell.currentIndexPath = nil
+    let removed = list.purgeStale(isStale: { $0.cell === cell })
+    release(removed)
+    return removed.count
+  }
+
   /// Cancels every pending task.
   public func removeAllTasks() {
     takeInBackgroundTasks()
@@ -237,7 +253,7 @@ public final class IdleQueue {
     isInvalidated = true
     notificationObservers.removeAll()
     let closed = inbox.close()
-    list.recordAddedAndEvicted(closed.dropped)
+    list.recordAddedAndEvicted(closed.dropped.count)
     list.recordAddedAndCancelled(closed.items.count)
     release(list.cancelAll())
     scheduler.detach(self)
@@ -245,25 +261,27 @@ public final class IdleQueue {
 
   // MARK: Serving passes
 
-  var hasIdleWork: Bool { !isInvalidated && !list.isEmpty }
+  /// Tasks queued, or a hand-over from other threads not yet taken in.
+  var hasPendingWork: Bool { !isInvalidated && (!list.isEmpty || inbox.needsDrain) }
 
   func takeInBackgroundTasks() {
     let drained = inbox.drain()
-    list.recordAddedAndEvicted(drained.dropped)
+    list.recordAddedAndEvicted(drained.dropped.count)
     for item in drained.items {
       enqueue(key: item.key, QueuedTask(work: .once(item.task)), discardable: false)
     }
   }
 
-  /// Runs this queue's share of one pass.
-  func serve(_ kind: IdlePassKind, total: inout BudgetMeter?) {
-    guard hasIdleWork else { return }
+  /// Runs this queue's share of one pass; returns whether any task ran.
+  func serve(_ kind: IdlePassKind, total: inout BudgetMeter?) -> Bool {
+    guard !isInvalidated, !list.isEmpty else { return false }
     let slack = kind == .tracking ? scrollingSlack : nil
-    if kind == .tracking, slack == nil { return }
+    if kind == .tracking, slack == nil { return false }
     let driver = scheduler.driver
     let start = driver.now
     var own = BudgetMeter(budget, start: start)
     var didWork = false
+    var ranTasks = false
     while !isInvalidated {
       let now = driver.now
       guard own.allowsAnother(now: now), total?.allowsAnother(now: now) ?? true else { break }
@@ -283,15 +301,20 @@ public final class IdleQueue {
       }
       own.recordTask()
       total?.recordTask()
+      ranTasks = true
     }
     if didWork { list.recordPass(duration: driver.now &- start) }
+    return ranTasks
   }
 
   // MARK: Internals
 
   @discardableResult
   func enqueue(key: AnyHashable, _ task: QueuedTask, discardable: Bool) -> IdleTaskHandle {
-    guard !isInvalidated else { return IdleTaskHandle(queue: nil, seq: 0) }
+    guard !isInvalidated else {
+      task.onDrop?(.cancelled)  // tells an awaiting `perform` at once
+      return IdleTaskHandle(queue: nil, seq: 0)
+    }
     let (seq, removed) = list.append(
       key: key, payload: task, canBeStale: task.indexPath != nil, isDiscardable: discardable,
       now: scheduler.driver.now, isStale: { $0.isStale })

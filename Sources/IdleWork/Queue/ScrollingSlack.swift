@@ -14,10 +14,16 @@ extension IdleQueue {
   /// slack.timeUntilNextFrame = { [weak link] in link.map { $0.targetTimestamp - CACurrentMediaTime() } }
   /// ```
   public struct ScrollingSlack: Sendable {
-    /// Seconds a task must have waited before it may run during a scroll. Valid range: finite, `>= 0`.
-    public var minimumWait: Double
-    /// Seconds that must be left before the next frame for a task to start. Valid range: finite, `> 0`.
-    public var minimumFrameSlack: Double
+    /// Seconds a task must have waited before it may run during a scroll. Valid range: finite, `>= 0`;
+    /// an invalid value stops the program with a message naming it.
+    public var minimumWait: Double {
+      didSet { Self.validate(minimumWait: minimumWait) }
+    }
+    /// Seconds that must be left before the next frame for a task to start. Valid range: finite, `> 0`;
+    /// an invalid value stops the program with a message naming it.
+    public var minimumFrameSlack: Double {
+      didSet { Self.validate(minimumFrameSlack: minimumFrameSlack) }
+    }
     /// Modes in which tracking passes happen; on iOS, `UITrackingRunLoopMode`.
     public var trackingModes: [RunLoop.Mode]
     /// Seconds until the next frame must be ready, or `nil` if unknown (then nothing runs during a scroll).
@@ -32,17 +38,25 @@ extension IdleQueue {
       trackingModes: [RunLoop.Mode] = [ScrollingSlack.uiTrackingMode],
       timeUntilNextFrame: @escaping @MainActor @Sendable () -> Double?
     ) {
-      Validation.require(
-        minimumWait.isFinite && minimumWait >= 0
-          ? nil : "IdleWork: scrollingSlack.minimumWait \(minimumWait) is invalid: it must be finite and >= 0")
-      Validation.require(
-        minimumFrameSlack.isFinite && minimumFrameSlack > 0
-          ? nil
-          : "IdleWork: scrollingSlack.minimumFrameSlack \(minimumFrameSlack) is invalid: it must be finite and > 0")
+      Self.validate(minimumWait: minimumWait)
+      Self.validate(minimumFrameSlack: minimumFrameSlack)
       self.minimumWait = minimumWait
       self.minimumFrameSlack = minimumFrameSlack
       self.trackingModes = trackingModes
       self.timeUntilNextFrame = timeUntilNextFrame
+    }
+
+    private static func validate(minimumWait: Double) {
+      Validation.require(
+        minimumWait.isFinite && minimumWait >= 0
+          ? nil : "IdleWork: scrollingSlack.minimumWait \(minimumWait) is invalid: it must be finite and >= 0")
+    }
+
+    private static func validate(minimumFrameSlack: Double) {
+      Validation.require(
+        minimumFrameSlack.isFinite && minimumFrameSlack > 0
+          ? nil
+          : "IdleWork: scrollingSlack.minimumFrameSlack \(minimumFrameSlack) is invalid: it must be finite and > 0")
     }
 
     /// Whether a task that has waited `waited` nanoseconds may start now.

@@ -16,7 +16,9 @@ public enum IdlePassKind: Sendable, Hashable {
 @MainActor
 public protocol IdlePassDriver: AnyObject {
   /// Starts calling `pass` each time the thread is about to idle. Called once, by the scheduler.
-  func start(_ pass: @escaping @MainActor (IdlePassKind) -> Void)
+  /// `pass` returns whether it ran any task (the run-loop driver then makes sure their changes are
+  /// committed promptly).
+  func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool)
 
   /// Tasks are pending: make sure another pass comes soon even if nothing else would wake the thread.
   /// A scheduler calls this at most once between two passes.

@@ -61,22 +61,30 @@ public final class IdleScheduler {
     self.stopsWhenEmpty = stopsWhenEmpty
   }
 
-  /// Stops the driver (removes the run-loop observer). Attached queues keep their tasks but no pass runs
-  /// them any more; invalidate the queues to release their tasks.
+  /// Stops the driver (removes the run-loop observer) and invalidates every attached queue: their pending
+  /// tasks are released (counted as cancelled; awaiting `perform` calls throw
+  /// ``IdleWorkError/invalidated``), since no pass would ever run them. A queue created on a stopped
+  /// scheduler starts invalidated.
   public func stop() {
     guard !isStopped else { return }
     isStopped = true
     driver.stop()
+    for member in members { member.queue?.invalidate() }
+    members = []
   }
 
   func attach(_ queue: IdleQueue, priority: Int) {
+    guard !isStopped else { return }
     members.append(Member(queue: queue, priority: priority, serial: nextSerial))
     nextSerial += 1
     members.sort { ($0.priority, -$0.serial) > ($1.priority, -$1.serial) }
-    guard !isStarted, !isStopped else { return }
+    guard !isStarted else { return }
     isStarted = true
-    driver.start { [weak self] kind in self?.runPass(kind) }
+    driver.start { [weak self] kind in self?.runPass(kind) ?? false }
   }
+
+  /// Whether passes can still come.
+  var isRunning: Bool { !isStopped }
 
   func detach(_ queue: IdleQueue) {
     members.removeAll { $0.queue == nil || $0.queue === queue }
@@ -92,20 +100,30 @@ public final class IdleScheduler {
 
   /// One pass: take in background additions, serve the queues within the budgets, and ask for another pass
   /// if idle work remains. A tracking pass never asks for another: frames wake the loop while a scroll lasts.
-  func runPass(_ kind: IdlePassKind) {
-    guard PassGate.enter(self) else { return }
+  /// Returns whether any task ran.
+  func runPass(_ kind: IdlePassKind) -> Bool {
+    guard PassGate.enter(self) else { return false }
+    defer {
+      for refused in PassGate.leave() {
+        // The wake that brought the refused pass is spent: ask again now that the outer pass is over.
+        refused.passRequested = false
+        refused.setNeedsPass()
+      }
+    }
     passRequested = false
+    // Fast path, every BeforeWaiting at rest: nothing queued anywhere, nothing allocated.
+    guard members.contains(where: { $0.queue?.hasPendingWork ?? false }) else { return false }
+    if members.contains(where: { $0.queue == nil }) { members.removeAll { $0.queue == nil } }
     let queues = members.compactMap(\.queue)
     let signpost = PassSignposts.beginPass(kind, queues: queues, driver: driver)
     for queue in queues { queue.takeInBackgroundTasks() }
     var total = budget.map { BudgetMeter($0, start: driver.now) }
-    for queue in queues { queue.serve(kind, total: &total) }
+    var ranTasks = false
+    for queue in queues where queue.serve(kind, total: &total) { ranTasks = true }
     PassSignposts.endPass(signpost, queues: queues, driver: driver)
-    if kind == .idle, !isStopped, queues.contains(where: { $0.hasIdleWork }) { setNeedsPass() }
-    for refused in PassGate.leave() {
-      // The wake that brought the refused pass is spent: ask again now that the outer pass is over.
-      refused.passRequested = false
-      refused.setNeedsPass()
-    }
+    // Ask again even if a task asked already: a nested run loop inside a task may have spent that wake-up.
+    passRequested = false
+    if kind == .idle, !isStopped, queues.contains(where: { $0.hasPendingWork }) { setNeedsPass() }
+    return ranTasks
   }
 }

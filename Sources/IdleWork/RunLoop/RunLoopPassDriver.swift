@@ -12,12 +12,18 @@ import Foundation
 /// - Waking: `requestPass()` calls `CFRunLoopWakeUp`. Called inside the BeforeWaiting callout it makes
 ///   the loop come round at once instead of sleeping; with nothing pending nobody calls it, and the loop
 ///   sleeps — there is no keep-alive timer.
+/// - Committing: the observer runs after Core Animation's commit observer, so the layer changes of a
+///   pass's tasks are committed at the *next* BeforeWaiting. When a pass ran tasks and asked for no other
+///   (the queue is drained), the driver wakes the loop once more, so that this next BeforeWaiting comes at
+///   once instead of at the next touch or timer. One extra turn per drain; none at rest.
 @MainActor
 final class RunLoopPassDriver: IdlePassDriver {
   private let runLoop: CFRunLoop
-  private let idleModes: [CFString]
-  private let trackingModes: [CFString]
+  private let idleModes: [CFRunLoopMode]
+  private let trackingModes: [CFRunLoopMode]
   private let order: Int
+  private var pass: (@MainActor (IdlePassKind) -> Bool)?
+  private var requestedDuringPass = false
   nonisolated(unsafe) private var observer: CFRunLoopObserver?
 
   init(modes: [RunLoop.Mode], trackingModes: [RunLoop.Mode], order: Int) {
@@ -31,25 +37,33 @@ final class RunLoopPassDriver: IdlePassDriver {
     if let observer { CFRunLoopObserverInvalidate(observer) }
   }
 
-  func start(_ pass: @escaping @MainActor (IdlePassKind) -> Void) {
+  func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool) {
     precondition(observer == nil, "IdleWork: a RunLoopPassDriver is started once")
-    let idleModes = self.idleModes
+    self.pass = pass
     let observer = CFRunLoopObserverCreateWithHandler(
       kCFAllocatorDefault, CFRunLoopActivity.beforeWaiting.rawValue, true, CFIndex(order)
-    ) { _, _ in
-      MainActor.assumeIsolated {
-        pass(Self.currentModeIsIdle(idleModes) ? .idle : .tracking)
-      }
+    ) { [weak self] _, _ in
+      MainActor.assumeIsolated { self?.beforeWaiting() }
     }
     self.observer = observer
     for mode in idleModes + trackingModes { CFRunLoopAddObserver(runLoop, observer, mode) }
   }
 
+  private func beforeWaiting() {
+    guard let pass else { return }
+    requestedDuringPass = false
+    let ranTasks = pass(currentPassKind())
+    if ranTasks, !requestedDuringPass, observer != nil { CFRunLoopWakeUp(runLoop) }
+  }
+
+  /// Wakes the loop so that it comes round again at once instead of sleeping.
   func requestPass() {
+    requestedDuringPass = true
     CFRunLoopWakeUp(runLoop)
   }
 
   func stop() {
+    pass = nil
     guard let observer else { return }
     CFRunLoopObserverInvalidate(observer)
     self.observer = nil
@@ -62,20 +76,51 @@ final class RunLoopPassDriver: IdlePassDriver {
     return { CFRunLoopWakeUp(box.runLoop) }
   }
 
-  private static func currentModeIsIdle(_ idleModes: [CFString]) -> Bool {
-    guard let current = CFRunLoopCopyCurrentMode(CFRunLoopGetMain()) else { return true }
-    if idleModes.contains(where: { CFEqual($0, current) }) { return true }
-    // With common modes among the idle modes, every mode counts as idle.
-    return idleModes.contains(where: { CFEqual($0, kCFRunLoopCommonModes) })
+  /// Idle unless the loop runs in one of the tracking modes. Without tracking modes the observer fires
+  /// only in idle modes, so the current mode need not be looked up.
+  private func currentPassKind() -> IdlePassKind {
+    guard !trackingModes.isEmpty, let current = CFRunLoopCopyCurrentMode(runLoop) else { return .idle }
+    if idleModes.contains(where: { Self.same($0, current) || Self.same($0, Self.commonModes) }) {
+      return .idle
+    }
+    return .tracking
   }
 
-  static func cfMode(_ mode: RunLoop.Mode) -> CFString {
-    if mode == .default { return kCFRunLoopDefaultMode }
-    if mode == .common { return kCFRunLoopCommonModes }
+  /// The CoreFoundation name of a run-loop mode (`CFRunLoopMode` is a struct on Apple platforms and a
+  /// `CFString` in swift-corelibs-foundation).
+  nonisolated static func cfMode(_ mode: RunLoop.Mode) -> CFRunLoopMode {
+    if mode == .default { return defaultMode }
+    if mode == .common { return commonModes }
     #if canImport(Darwin)
-      return mode.rawValue as CFString
+      return CFRunLoopMode(rawValue: mode.rawValue as CFString)
     #else
       return CFStringCreateWithCString(nil, mode.rawValue, CFStringBuiltInEncodings.UTF8.rawValue)
+    #endif
+  }
+
+  /// `kCFRunLoopDefaultMode` (spelled `CFRunLoopMode.defaultMode` in Apple's Swift overlay).
+  nonisolated static var defaultMode: CFRunLoopMode {
+    #if canImport(Darwin)
+      return CFRunLoopMode.defaultMode
+    #else
+      return kCFRunLoopDefaultMode
+    #endif
+  }
+
+  /// `kCFRunLoopCommonModes` (spelled `CFRunLoopMode.commonModes` in Apple's Swift overlay).
+  nonisolated static var commonModes: CFRunLoopMode {
+    #if canImport(Darwin)
+      return CFRunLoopMode.commonModes
+    #else
+      return kCFRunLoopCommonModes
+    #endif
+  }
+
+  private nonisolated static func same(_ a: CFRunLoopMode, _ b: CFRunLoopMode) -> Bool {
+    #if canImport(Darwin)
+      return a == b
+    #else
+      return CFEqual(a, b)
     #endif
   }
 }

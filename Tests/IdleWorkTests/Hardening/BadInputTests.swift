@@ -82,6 +82,8 @@ private enum BadInput: String, CaseIterable {
   case negativeMinimumWait
   case zeroMinimumFrameSlack
   case nanMinimumFrameSlack
+  case negativeMinimumWaitInSetter
+  case infiniteMinimumFrameSlackInSetter
 
   /// What the message must contain: the parameter, the bad value and the valid range.
   var expectedMessageFragments: [String] {
@@ -100,6 +102,8 @@ private enum BadInput: String, CaseIterable {
     case .negativeMinimumWait: return ["minimumWait", "-1.0", "finite", ">= 0"]
     case .zeroMinimumFrameSlack: return ["minimumFrameSlack", "0.0", "finite", "> 0"]
     case .nanMinimumFrameSlack: return ["minimumFrameSlack", "nan", "finite", "> 0"]
+    case .negativeMinimumWaitInSetter: return ["minimumWait", "-2.0", "finite", ">= 0"]
+    case .infiniteMinimumFrameSlackInSetter: return ["minimumFrameSlack", "inf", "finite", "> 0"]
     }
   }
 
@@ -140,6 +144,12 @@ private enum BadInput: String, CaseIterable {
       _ = IdleQueue.ScrollingSlack(minimumFrameSlack: 0, timeUntilNextFrame: { nil })
     case .nanMinimumFrameSlack:
       _ = IdleQueue.ScrollingSlack(minimumFrameSlack: .nan, timeUntilNextFrame: { nil })
+    case .negativeMinimumWaitInSetter:
+      var slack = IdleQueue.ScrollingSlack(timeUntilNextFrame: { nil })
+      slack.minimumWait = -2
+    case .infiniteMinimumFrameSlackInSetter:
+      var slack = IdleQueue.ScrollingSlack(timeUntilNextFrame: { nil })
+      slack.minimumFrameSlack = .infinity
     }
   }
 }

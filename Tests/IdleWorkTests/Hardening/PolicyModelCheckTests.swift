@@ -117,7 +117,7 @@ final class PolicyModelCheckTests: XCTestCase {
     }
     if let problem = real.problems.first { return problem }
     let live = real.lifetimes.liveIDs
-    let pending = model.pendingIDs
+    let pending = model.aliveIDs
     if live != pending {
       return "task closures alive \(live.sorted()), but pending \(pending.sorted())"
         + (live.subtracting(pending).isEmpty ? "" : ": \(live.subtracting(pending).sorted()) outlived their fate")

@@ -53,6 +53,8 @@ struct ReferenceQueueModel {
   /// Background tasks dropped before the main thread took them in (the hand-over keeps the newest
   /// `capacity`), counted as added and evicted when the rest is taken in.
   private var droppedFromInbox = 0
+  /// Ids of those dropped tasks: their closures are released on the main thread when the rest is taken in.
+  private var awaitingRelease: [Int] = []
   private(set) var cells = Array(repeating: Cell(), count: ModelSequence.cellSlots)
   /// The task id behind each handle, in the order handles were issued.
   private(set) var handles: [Int] = []
@@ -83,6 +85,9 @@ struct ReferenceQueueModel {
 
   var pendingCount: Int { entries.count + inbox.count }
   var pendingIDs: Set<Int> { Set(entries.map(\.spec.id)).union(inbox.map(\.id)) }
+  /// Tasks whose closures must still be alive: the pending ones and those dropped from the hand-over but not
+  /// yet released on the main thread.
+  var aliveIDs: Set<Int> { pendingIDs.union(awaitingRelease) }
 
   func isQueued(handle index: Int) -> Bool {
     let id = handles[index]
@@ -215,7 +220,7 @@ struct ReferenceQueueModel {
 
   private mutating func trimInbox() {
     while inbox.count > capacity {
-      inbox.removeFirst()
+      awaitingRelease.append(inbox.removeFirst().id)
       droppedFromInbox += 1
     }
   }
@@ -224,6 +229,7 @@ struct ReferenceQueueModel {
     added += droppedFromInbox
     evicted += droppedFromInbox
     droppedFromInbox = 0
+    awaitingRelease = []
     let waiting = inbox
     inbox = []
     for spec in waiting { append(Entry(spec: spec, generation: 0, enqueuedAt: now)) }
@@ -252,6 +258,7 @@ struct ReferenceQueueModel {
     added += inbox.count + droppedFromInbox
     evicted += droppedFromInbox
     droppedFromInbox = 0
+    awaitingRelease = []
     cancelled += inbox.count + entries.count
     inbox = []
     entries = []
