@@ -169,7 +169,9 @@ public final class IdleQueue {
   /// - Returns: a handle to cancel this one task. After ``invalidate()`` nothing is queued and the handle
   ///   is not pending.
   @discardableResult
-  public func addTask(key: some Hashable, discardable: Bool = false, _ task: @escaping @MainActor () -> Void)
+  public func addTask(
+    key: some Hashable, discardable: Bool = false, _ task: @escaping @MainActor () -> Void
+  )
     -> IdleTaskHandle
   {
     enqueue(key: AnyHashable(key), QueuedTask(work: .once(task)), discardable: discardable)
