@@ -4,11 +4,12 @@ import UIKit
 /// DWURunLoopWorkDistribution's demo, ported: 399 rows of 135 pt. `cellForRowAt` sets the label at once and hands
 /// the three image draws to IdleWork, one task each; a draw whose cell was reused for another row by its turn is
 /// skipped. Scroll fast and the label always keeps up; the images follow one per run-loop pass once the finger lifts.
-final class FeedViewController: UIViewController, UITableViewDataSource {
+final class FeedViewController: UIViewController, UITableViewDataSource, UITableViewDelegate {
   private let tableView = UITableView(frame: .zero, style: .plain)
 
   override func loadView() {
     tableView.dataSource = self
+    tableView.delegate = self
     tableView.rowHeight = 135
     tableView.register(ImageRowCell.self, forCellReuseIdentifier: ImageRowCell.reuseIdentifier)
     view = tableView
@@ -28,5 +29,11 @@ final class FeedViewController: UIViewController, UITableViewDataSource {
       }
     }
     return rowCell
+  }
+
+  /// A row that left the screen: drop its queued draws, which nobody would see, so they do not run before
+  /// the rows now on screen.
+  func tableView(_ tableView: UITableView, didEndDisplaying cell: UITableViewCell, forRowAt indexPath: IndexPath) {
+    IdleQueue.main.cellDidEndDisplaying(cell)
   }
 }
