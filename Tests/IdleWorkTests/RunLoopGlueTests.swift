@@ -56,7 +56,7 @@ final class RunLoopGlueTests: XCTestCase {
       defer { counter.remove() }
       // One call, no timer: the loop wakes only if something wakes it.
       CFRunLoopRunInMode(cfDefaultMode, 0.5, false)
-      XCTAssertLessThanOrEqual(counter.count, 2, "an empty queue must let the loop sleep (DWU's timer: 5 here)")
+      XCTAssertLessThanOrEqual(counter.count, 3, "an empty queue must let the loop sleep (DWU's timer: 5 here)")
       XCTAssertEqual(queue.statistics.passes, 1)
     }
   }

@@ -59,7 +59,9 @@ final class StrandedWorkTests: XCTestCase {
       defer { counter.remove() }
       CFRunLoopRunInMode(cfDefaultMode, 0.3, false)
       XCTAssertTrue(ran)
-      XCTAssertEqual(counter.count, 2, "the pass that ran the task, then exactly one more turn, then sleep")
+      // Without the extra turn: 1. Anything else waking the loop could only add turns, so allow a little.
+      XCTAssertGreaterThanOrEqual(counter.count, 2, "the pass that ran the task, then one more turn")
+      XCTAssertLessThanOrEqual(counter.count, 4, "then the loop sleeps")
     }
   }
 
