@@ -26,7 +26,7 @@ enum TaskFate: Sendable, Hashable {
 struct TaskList<Payload> {
   struct Entry {
     let seq: UInt64
-    let key: AnyHashable
+    let key: TaskKey
     var payload: Payload
     /// Whether `isStale` must be consulted for this entry (cell-bound tasks only).
     let canBeStale: Bool
@@ -47,7 +47,7 @@ struct TaskList<Payload> {
   private(set) var statistics = IdleQueue.Statistics()
 
   private var slots: [Entry?] = []
-  /// `slots[i]?.key.hashValue`, kept beside the slots so that cancel-by-key scans plain integers.
+  /// `slots[i]?.key.hash`, kept beside the slots so that cancel-by-key scans plain integers.
   private var keyHashes: [Int] = []
   private var head = 0
   private var baseSeq: UInt64 = 0
@@ -79,12 +79,12 @@ struct TaskList<Payload> {
   /// Appends an entry at the tail and returns its sequence number plus whatever the capacity trim removed
   /// (possibly the new entry itself, when the capacity is 0).
   mutating func append(
-    key: AnyHashable, payload: Payload, canBeStale: Bool = false, isDiscardable: Bool = false, now: UInt64,
+    key: TaskKey, payload: Payload, canBeStale: Bool = false, isDiscardable: Bool = false, now: UInt64,
     isStale: (Payload) -> Bool
   ) -> (seq: UInt64, removed: [Removal]) {
     let seq = nextSeq
     nextSeq += 1
-    keyHashes.append(key.hashValue)
+    keyHashes.append(key.hash)
     slots.append(
       Entry(
         seq: seq, key: key, payload: payload, canBeStale: canBeStale, isDiscardable: isDiscardable,
@@ -164,11 +164,11 @@ struct TaskList<Payload> {
   }
 
   /// Removes every entry with this key, counting them as cancelled.
-  mutating func cancel(key: AnyHashable) -> [Removal] {
-    let hash = key.hashValue
+  mutating func cancel(key: TaskKey) -> [Removal] {
+    let hash = key.hash
     var seqs: [UInt64] = []
     for index in head..<keyHashes.count where keyHashes[index] == hash {
-      if let entry = slots[index], entry.key == key { seqs.append(entry.seq) }
+      if let entry = slots[index], entry.key.matches(key) { seqs.append(entry.seq) }
     }
     return seqs.compactMap { cancel($0) }
   }

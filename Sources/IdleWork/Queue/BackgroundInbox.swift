@@ -14,7 +14,7 @@ import Foundation
 /// last reference to a main-actor object (a view), whose deinit must not run on the adding thread.
 final class BackgroundInbox: @unchecked Sendable {
   struct Item {
-    let key: AnyHashable
+    let key: TaskKey
     let task: @Sendable @MainActor () -> Void
   }
 

@@ -31,7 +31,7 @@ extension IdleQueue {
         task.onDrop = { [weak self] fate in
           waiter.resume(with: .failure(waiter.isCancelledByCaller ? CancellationError() : Self.error(for: fate, self)))
         }
-        waiter.handle = enqueue(key: AnyHashable(key), task, discardable: discardable)
+        waiter.handle = enqueue(key: TaskKey(key), task, discardable: discardable)
       }
     } onCancel: {
       Task { @MainActor in waiter.cancelByCaller() }

@@ -40,7 +40,7 @@ extension IdleQueue {
   public func addResumableTask(
     key: some Hashable, discardable: Bool = false, _ slice: @escaping @MainActor () -> SliceResult
   ) -> IdleTaskHandle {
-    enqueue(key: AnyHashable(key), QueuedTask(work: .resumable(slice)), discardable: discardable)
+    enqueue(key: TaskKey(key), QueuedTask(work: .resumable(slice)), discardable: discardable)
   }
 
   /// Queues a resumable task for `cell` at `indexPath`; before each slice it is skipped as stale if the
@@ -53,6 +53,6 @@ extension IdleQueue {
     cell.currentIndexPath = indexPath
     let work: QueuedTask.Work = .resumable { [weak cell] in cell.map(slice) ?? .done }
     return enqueue(
-      key: AnyHashable(indexPath), QueuedTask(work: work, cell: cell, indexPath: indexPath), discardable: discardable)
+      key: TaskKey(indexPath), QueuedTask(work: work, cell: cell, indexPath: indexPath), discardable: discardable)
   }
 }

@@ -174,7 +174,7 @@ public final class IdleQueue {
   )
     -> IdleTaskHandle
   {
-    enqueue(key: AnyHashable(key), QueuedTask(work: .once(task)), discardable: discardable)
+    enqueue(key: TaskKey(key), QueuedTask(work: .once(task)), discardable: discardable)
   }
 
   /// Queues `task` for `cell`, to run only if the cell still shows `indexPath` when its turn comes.
@@ -189,7 +189,7 @@ public final class IdleQueue {
     cell.currentIndexPath = indexPath
     let work: QueuedTask.Work = .once { [weak cell] in if let cell { task(cell) } }
     return enqueue(
-      key: AnyHashable(indexPath), QueuedTask(work: work, cell: cell, indexPath: indexPath), discardable: discardable)
+      key: TaskKey(indexPath), QueuedTask(work: work, cell: cell, indexPath: indexPath), discardable: discardable)
   }
 
   /// Adds a task from any thread. It runs on the main thread in a later idle pass; the run loop is woken.
@@ -203,7 +203,7 @@ public final class IdleQueue {
   public nonisolated func addTaskFromAnyThread(
     key: some Hashable & Sendable, _ task: @escaping @Sendable @MainActor () -> Void
   ) -> Bool {
-    inbox.add(BackgroundInbox.Item(key: AnyHashable(key), task: task))
+    inbox.add(BackgroundInbox.Item(key: TaskKey(key), task: task))
   }
 
   // MARK: Removing
@@ -212,7 +212,7 @@ public final class IdleQueue {
   @discardableResult
   public func cancelTasks(forKey key: some Hashable) -> Int {
     takeInBackgroundTasks()
-    let removed = list.cancel(key: AnyHashable(key))
+    let removed = list.cancel(key: TaskKey(key))
     release(removed)
     return removed.count
   }
@@ -312,13 +312,13 @@ public final class IdleQueue {
   // MARK: Internals
 
   @discardableResult
-  func enqueue(key: AnyHashable, _ task: QueuedTask, discardable: Bool) -> IdleTaskHandle {
+  func enqueue(key: TaskKey, _ task: QueuedTask, discardable: Bool) -> IdleTaskHandle {
     guard !isInvalidated else {
       task.onDrop?(.cancelled)  // tells an awaiting `perform` at once
       return IdleTaskHandle(queue: nil, seq: 0)
     }
     let (seq, removed) = list.append(
-      key: key, payload: task, canBeStale: task.indexPath != nil, isDiscardable: discardable,
+      key: key, payload: task, canBeStale: task.binding != nil, isDiscardable: discardable,
       now: scheduler.driver.now, isStale: { $0.isStale })
     release(removed)
     if !list.isEmpty { scheduler.setNeedsPass() }

@@ -10,23 +10,40 @@ struct QueuedTask {
   }
 
   var work: Work
-  /// The cell the task draws into, held weakly; `nil` for tasks without a cell.
-  weak var cell: (any IndexPathReusable)?
-  /// The index path the cell must still show for the task to run.
-  var indexPath: IndexPath?
+  /// The cell and index path of a cell task; `nil` for other tasks. A box, so that the weak reference does
+  /// not make every queue entry expensive to move.
+  let binding: CellBinding?
   /// Told how the task left the queue when it did not run (used by `perform`, whose caller must never hang).
   var onDrop: (@MainActor (TaskFate) -> Void)?
 
-  init(work: Work, cell: (any IndexPathReusable)? = nil, indexPath: IndexPath? = nil) {
+  init(work: Work) {
     self.work = work
-    self.cell = cell
-    self.indexPath = indexPath
+    self.binding = nil
   }
+
+  init(work: Work, cell: any IndexPathReusable, indexPath: IndexPath) {
+    self.work = work
+    self.binding = CellBinding(cell: cell, indexPath: indexPath)
+  }
+
+  /// The cell the task draws into, if it is still alive.
+  var cell: (any IndexPathReusable)? { binding?.cell }
 
   /// Whether the task's cell is gone or now shows another index path. Tasks without a cell never are.
   @MainActor var isStale: Bool {
-    guard let indexPath else { return false }
-    guard let cell else { return true }
-    return cell.currentIndexPath != indexPath
+    guard let binding else { return false }
+    guard let cell = binding.cell else { return true }
+    return cell.currentIndexPath != binding.indexPath
+  }
+}
+
+/// A cell task's cell, held weakly, and the index path it must still show for the task to run.
+final class CellBinding {
+  weak var cell: (any IndexPathReusable)?
+  let indexPath: IndexPath
+
+  init(cell: any IndexPathReusable, indexPath: IndexPath) {
+    self.cell = cell
+    self.indexPath = indexPath
   }
 }
