@@ -73,9 +73,6 @@ struct TaskList<Payload> {
     return slots[Int(seq - baseSeq)]
   }
 
-  /// Pending entries, oldest first.
-  var entries: [Entry] { slots[head...].compactMap { $0 } }
-
   /// Appends an entry at the tail and returns its sequence number plus whatever the capacity trim removed
   /// (possibly the new entry itself, when the capacity is 0).
   mutating func append(
