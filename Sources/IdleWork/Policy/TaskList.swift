@@ -66,11 +66,11 @@ struct TaskList<Payload> {
   var first: Entry? { head < slots.count ? slots[head] : nil }
 
   /// Whether an entry with this sequence number is still pending.
-  func contains(_ seq: UInt64) -> Bool { entry(seq) != nil }
+  func contains(_ seq: UInt64) -> Bool { slotIndex(seq).map { slots[$0] != nil } ?? false }
 
-  func entry(_ seq: UInt64) -> Entry? {
-    guard seq >= baseSeq, seq < nextSeq else { return nil }
-    return slots[Int(seq - baseSeq)]
+  /// The slot of sequence number `seq`, if it is still in the ring (the slot may be empty).
+  private func slotIndex(_ seq: UInt64) -> Int? {
+    seq >= baseSeq && seq < nextSeq ? Int(seq - baseSeq) : nil
   }
 
   /// Appends an entry at the tail and returns its sequence number plus whatever the capacity trim removed
@@ -193,9 +193,7 @@ struct TaskList<Payload> {
   }
 
   private mutating func take(_ seq: UInt64) -> Entry? {
-    guard seq >= baseSeq, seq < nextSeq else { return nil }
-    let index = Int(seq - baseSeq)
-    guard let entry = slots[index] else { return nil }
+    guard let index = slotIndex(seq), let entry = slots[index] else { return nil }
     slots[index] = nil
     statistics.pending -= 1
     if entry.canBeStale { staleCandidates -= 1 }

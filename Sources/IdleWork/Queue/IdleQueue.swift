@@ -155,7 +155,7 @@ public final class IdleQueue {
     self.list = TaskList(capacity: maximumQueueLength)
     self.inbox = BackgroundInbox(limit: maximumQueueLength, wake: scheduler.driver.makeWaker())
     scheduler.attach(self, priority: priority)
-    if !scheduler.isRunning { invalidate() }
+    if scheduler.isStopped { invalidate() }
   }
 
   // MARK: Adding

@@ -28,7 +28,8 @@ public final class IdleScheduler {
   private var nextSerial = 0
   private var passRequested = false
   private var isStarted = false
-  private var isStopped = false
+  /// Whether ``stop()`` was called: no pass will come any more.
+  private(set) var isStopped = false
   /// Set for a queue's private scheduler: it stops its driver when its queue leaves.
   let stopsWhenEmpty: Bool
 
@@ -82,9 +83,6 @@ public final class IdleScheduler {
     isStarted = true
     driver.start { [weak self] kind in self?.runPass(kind) ?? false }
   }
-
-  /// Whether passes can still come.
-  var isRunning: Bool { !isStopped }
 
   func detach(_ queue: IdleQueue) {
     members.removeAll { $0.queue == nil || $0.queue === queue }
