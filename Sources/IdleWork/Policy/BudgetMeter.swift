@@ -19,10 +19,10 @@ struct BudgetMeter {
     switch budget {
     case .tasks(let limit):
       return tasksRun < limit
-    case .milliseconds(let ms):
+    case .seconds(let seconds):
       if tasksRun == 0 { return true }
       let elapsed = now &- start
-      return Double(elapsed) < ms * 1_000_000
+      return Double(elapsed) < seconds * 1e9
     }
   }
 }

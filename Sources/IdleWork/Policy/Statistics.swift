@@ -3,37 +3,35 @@ extension IdleQueue {
   ///
   /// Every task added ends as exactly one of executed, skipped as stale, evicted or cancelled, or is
   /// still pending: `added == executed + skippedAsStale + evicted + cancelled + pending` always holds.
-  public struct Statistics: Sendable, Hashable, CustomStringConvertible {
+  public struct Statistics: Sendable, Hashable {
     /// Tasks accepted by the queue (background additions count once they reach the main thread).
-    public var added = 0
+    public internal(set) var added = 0
     /// Tasks that ran to completion (a resumable task counts once, when its last slice finishes).
-    public var executed = 0
+    public internal(set) var executed = 0
     /// Invocations of task closures: one per plain task, one per slice of a resumable task.
-    public var slicesRun = 0
-    /// Tasks dropped unrun because their cell was gone or showed another index path.
-    public var skippedAsStale = 0
+    var slicesRun = 0
+    /// Tasks dropped unrun because their cell was gone or was configured again (another row, or new content).
+    public internal(set) var skippedAsStale = 0
     /// Tasks dropped unrun because the queue was over ``IdleQueue/maximumQueueLength``.
-    public var evicted = 0
+    public internal(set) var evicted = 0
     /// Tasks dropped unrun by ``IdleQueue/cancelTasks(forKey:)``, a handle, ``IdleQueue/removeAllTasks()``,
-    /// ``IdleQueue/invalidate()`` or a memory-pressure purge.
-    public var cancelled = 0
-    /// Tasks still queued.
-    public var pending = 0
+    /// ``IdleQueue/invalidate()``, ``IdleQueue/dropDiscardableTasks()``, a replacing addition
+    /// (`replacesPending: true`) or a cancelled `perform`.
+    public internal(set) var cancelled = 0
+    /// Tasks still queued (including those of cells off screen, which wait).
+    public internal(set) var pending = 0
     /// Idle passes in which this queue had work to offer.
-    public var passes = 0
+    var passes = 0
     /// The longest time, in seconds, that this queue's tasks held the main thread in a single pass.
-    public var longestPassDuration: Double = 0
-
-    /// Creates zeroed statistics.
-    public init() {}
+    public internal(set) var longestPassDuration: Double = 0
 
     /// Whether the accounting identity `added == executed + skippedAsStale + evicted + cancelled + pending` holds.
-    public var isBalanced: Bool {
+    var isBalanced: Bool {
       added == executed + skippedAsStale + evicted + cancelled + pending
     }
 
-    /// A one-line summary for logs.
-    public var description: String {
+    /// A one-line summary for logs and test failures.
+    var summary: String {
       "added \(added), executed \(executed) (\(slicesRun) slices), stale \(skippedAsStale), evicted \(evicted), "
         + "cancelled \(cancelled), pending \(pending), passes \(passes), "
         + "longest pass \(longestPassDuration * 1000) ms"

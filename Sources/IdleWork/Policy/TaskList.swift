@@ -1,3 +1,14 @@
+/// Whether a pending entry may run now, as the caller's predicate judges it.
+enum EntryState: Sendable, Hashable {
+  /// It may run.
+  case runnable
+  /// It never will: its cell is gone or was configured again. It leaves the list, counted as stale.
+  case stale
+  /// Not now: its cell is off screen (`didEndDisplaying`). It stays pending, keeps its place, is passed
+  /// over by passes and is the first evicted after stale entries.
+  case parked
+}
+
 /// How a task left the queue.
 enum TaskFate: Sendable, Hashable {
   /// It ran to completion.
@@ -13,7 +24,7 @@ enum TaskFate: Sendable, Hashable {
 /// The pure policy core: a keyed FIFO with a capacity, stale purge, eviction and exact accounting.
 ///
 /// It knows nothing of run loops, threads or time sources: the caller passes in the clock's `now` and a
-/// staleness predicate, and receives the entries that left the list together with their fate. Removed
+/// predicate telling whether a cell-bound entry is runnable, stale or parked, and receives the entries that left the list together with their fate. Removed
 /// payloads are handed back rather than released inside the list, so whatever they captured is freed by
 /// the caller, outside any mutation (a deinit that re-enters the queue sees a consistent list).
 ///
@@ -28,7 +39,7 @@ struct TaskList<Payload> {
     let seq: UInt64
     let key: TaskKey
     var payload: Payload
-    /// Whether `isStale` must be consulted for this entry (cell-bound tasks only).
+    /// Whether `state` must be consulted for this entry (cell-bound tasks only).
     let canBeStale: Bool
     /// Whether a memory-pressure purge may drop it.
     let isDiscardable: Bool
@@ -77,7 +88,7 @@ struct TaskList<Payload> {
   /// (possibly the new entry itself, when the capacity is 0).
   mutating func append(
     key: TaskKey, payload: Payload, canBeStale: Bool = false, isDiscardable: Bool = false, now: UInt64,
-    isStale: (Payload) -> Bool
+    state: (Payload) -> EntryState
   ) -> (seq: UInt64, removed: [Removal]) {
     let seq = nextSeq
     nextSeq += 1
@@ -89,29 +100,35 @@ struct TaskList<Payload> {
     if canBeStale { staleCandidates += 1 }
     statistics.added += 1
     statistics.pending += 1
-    let removed = trim(isStale: isStale)
+    let removed = trim(state: state)
     checkInvariants()
     return (seq, removed)
   }
 
-  /// Brings the list back within `capacity`: first every stale entry goes, then the oldest.
-  mutating func trim(isStale: (Payload) -> Bool) -> [Removal] {
+  /// Brings the list back within `capacity`: first every stale entry goes, then the oldest parked ones
+  /// (their cells are off screen), then the oldest.
+  mutating func trim(state: (Payload) -> EntryState) -> [Removal] {
     guard count > capacity else { return [] }
-    var removed = purgeStale(isStale: isStale)
-    while count > capacity, let oldest = first {
-      removed.append(Removal(entry: take(oldest.seq)!, fate: .evicted))
-      statistics.evicted += 1
+    var removed = purgeStale(state: state)
+    if count > capacity, staleCandidates > 0 {
+      var parkedSeqs: [UInt64] = []
+      for case let entry? in slots[head...] where entry.canBeStale && state(entry.payload) == .parked {
+        parkedSeqs.append(entry.seq)
+        if parkedSeqs.count == count - capacity { break }
+      }
+      for seq in parkedSeqs { removed.append(evict(seq)!) }
     }
+    while count > capacity, let oldest = first { removed.append(evict(oldest.seq)!) }
     checkInvariants()
     return removed
   }
 
-  /// Removes every pending entry whose cell is gone or rebound (as `isStale` says), counting them as stale.
-  mutating func purgeStale(isStale: (Payload) -> Bool) -> [Removal] {
+  /// Removes every pending entry that `state` calls stale, counting them as stale.
+  mutating func purgeStale(state: (Payload) -> EntryState) -> [Removal] {
     guard staleCandidates > 0 else { return [] }
     // Scan in place; collect sequence numbers first, because taking entries may compact the slots.
     var staleSeqs: [UInt64] = []
-    for case let entry? in slots[head...] where entry.canBeStale && isStale(entry.payload) {
+    for case let entry? in slots[head...] where entry.canBeStale && state(entry.payload) == .stale {
       staleSeqs.append(entry.seq)
     }
     let removed = staleSeqs.compactMap { take($0).map { Removal(entry: $0, fate: .stale) } }
@@ -119,13 +136,29 @@ struct TaskList<Payload> {
     return removed
   }
 
-  /// Drops stale entries at the head and returns the first runnable one, which stays in its place.
-  mutating func firstRunnable(isStale: (Payload) -> Bool) -> (entry: Entry?, skipped: [Removal]) {
+  /// Returns the oldest runnable entry, which stays in its place, dropping the stale entries met on the
+  /// way and passing over parked ones (which stay pending).
+  mutating func firstRunnable(state: (Payload) -> EntryState) -> (entry: Entry?, skipped: [Removal]) {
     var skipped: [Removal] = []
-    while let candidate = first {
-      guard candidate.canBeStale, isStale(candidate.payload) else { return (candidate, skipped) }
-      skipped.append(Removal(entry: take(candidate.seq)!, fate: .stale))
-      statistics.skippedAsStale += 1
+    var index = head
+    while index < slots.count {
+      guard let candidate = slots[index] else {
+        index += 1
+        continue
+      }
+      guard candidate.canBeStale else { return (candidate, skipped) }
+      switch state(candidate.payload) {
+      case .runnable:
+        return (candidate, skipped)
+      case .parked:
+        index += 1
+      case .stale:
+        skipped.append(Removal(entry: take(candidate.seq)!, fate: .stale))
+        statistics.skippedAsStale += 1
+        // Taking may compact the ring: find the next position again from the sequence number.
+        let next = candidate.seq + 1
+        index = next >= baseSeq ? Int(next - baseSeq) : head
+      }
     }
     checkInvariants()
     return (nil, skipped)
@@ -158,6 +191,13 @@ struct TaskList<Payload> {
     statistics.cancelled += 1
     checkInvariants()
     return Removal(entry: entry, fate: .cancelled)
+  }
+
+  /// Evicts one entry by sequence number (the queue is over capacity).
+  private mutating func evict(_ seq: UInt64) -> Removal? {
+    guard let entry = take(seq) else { return nil }
+    statistics.evicted += 1
+    return Removal(entry: entry, fate: .evicted)
   }
 
   /// Removes every entry with this key, counting them as cancelled.
@@ -216,7 +256,7 @@ struct TaskList<Payload> {
   /// (`IDLEWORK_INTERNAL_CHECKS`) after every mutation.
   func checkInvariants() {
     #if IDLEWORK_INTERNAL_CHECKS
-      precondition(statistics.isBalanced, "IdleWork internal: accounting identity broken: \(statistics)")
+      precondition(statistics.isBalanced, "IdleWork internal: accounting identity broken: \(statistics.summary)")
       precondition(slots.count == Int(nextSeq - baseSeq), "IdleWork internal: slot ring out of step")
       precondition(keyHashes.count == slots.count, "IdleWork internal: key hashes out of step")
       precondition(head == slots.count || slots[head] != nil, "IdleWork internal: head is not live")

@@ -9,9 +9,11 @@ import Foundation
 /// exactly the tasks the queue would evict when taking the inbox in (background tasks are never stale, so
 /// only the newest `maximumQueueLength` of them can survive), so the outcome is the same — but a flood from
 /// other threads can neither grow memory without bound nor stall the main thread taking in a backlog.
-/// Dropped items are counted and reported at the next drain, so the queue accounts for them as evicted,
-/// and are kept until then so that they are released on the main thread: a `@Sendable` task may hold the
-/// last reference to a main-actor object (a view), whose deinit must not run on the adding thread.
+/// Dropped items are counted and reported at the next drain, so the queue accounts for them as evicted.
+/// Their closures are released promptly on the main thread — at once when the drop happens there, else
+/// through the main queue, which the main run loop serves in every mode, so they do not pile up during a
+/// scroll when no idle pass comes: a `@Sendable` task may hold the last reference to a main-actor object
+/// (a view), whose deinit must not run on the adding thread.
 final class BackgroundInbox: @unchecked Sendable {
   struct Item {
     let key: TaskKey
@@ -20,7 +22,11 @@ final class BackgroundInbox: @unchecked Sendable {
 
   private let lock = NSLock()
   private var items: [Item] = []
-  private var dropped: [Item] = []
+  /// Items dropped since the last drain, to be counted as evicted then.
+  private var droppedCount = 0
+  /// Dropped items waiting for the main thread to release them; one main-queue block is scheduled at a time.
+  private var awaitingRelease: [Item] = []
+  private var releaseScheduled = false
   private var limit: Int
   private var closed = false
   private var needsWake = true
@@ -40,10 +46,11 @@ final class BackgroundInbox: @unchecked Sendable {
       return false
     }
     items.append(item)
-    trimLocked()
+    let excess = trimLocked()
     let first = needsWake
     needsWake = false
     lock.unlock()
+    release(excess)
     if first { wake() }
     return true
   }
@@ -52,23 +59,31 @@ final class BackgroundInbox: @unchecked Sendable {
   func setLimit(_ newLimit: Int) {
     lock.lock()
     limit = newLimit
-    trimLocked()
+    let excess = trimLocked()
     lock.unlock()
+    release(excess)
   }
 
-  /// Takes every waiting item, oldest first, and those dropped since the last drain (to be released on
-  /// the main thread and counted as evicted).
-  func drain() -> (items: [Item], dropped: [Item]) {
+  /// Takes every waiting item, oldest first, and the number dropped since the last drain (to be counted as
+  /// evicted).
+  func drain() -> (items: [Item], dropped: Int) {
     lock.lock()
     defer { lock.unlock() }
     return takeLocked()
   }
 
-  /// Whether a drain has anything to take: items waiting, or dropped ones to account for and release.
+  /// Whether a drain has anything to take: items waiting, or dropped ones to account for.
   var needsDrain: Bool {
     lock.lock()
     defer { lock.unlock() }
-    return !items.isEmpty || !dropped.isEmpty
+    return !items.isEmpty || droppedCount > 0
+  }
+
+  /// Dropped items not yet released (the main queue has not come round since they were dropped).
+  var awaitingReleaseCount: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return awaitingRelease.count
   }
 
   /// Items waiting now.
@@ -79,25 +94,48 @@ final class BackgroundInbox: @unchecked Sendable {
   }
 
   /// Refuses further items and returns the ones still waiting and the number dropped.
-  func close() -> (items: [Item], dropped: [Item]) {
+  func close() -> (items: [Item], dropped: Int) {
     lock.lock()
     defer { lock.unlock() }
     closed = true
     return takeLocked()
   }
 
-  private func takeLocked() -> (items: [Item], dropped: [Item]) {
-    let taken = (items, dropped)
+  private func takeLocked() -> (items: [Item], dropped: Int) {
+    let taken = (items, droppedCount)
     items = []
-    dropped = []
+    droppedCount = 0
     needsWake = true
     return taken
   }
 
-  private func trimLocked() {
-    guard items.count > limit else { return }
+  /// Removes and returns the oldest items beyond the limit, counting them as dropped.
+  private func trimLocked() -> [Item] {
+    guard items.count > limit else { return [] }
     let excess = items.count - limit
-    dropped.append(contentsOf: items.prefix(excess))
+    let removed = Array(items.prefix(excess))
     items.removeFirst(excess)
+    droppedCount += excess
+    return removed
+  }
+
+  /// Releases dropped items on the main thread: here and now if this is the main thread, otherwise in one
+  /// main-queue block that takes every item dropped until it runs.
+  private func release(_ excess: [Item]) {
+    guard !excess.isEmpty, !Thread.isMainThread else { return }  // on the main thread `excess` goes here
+    lock.lock()
+    awaitingRelease.append(contentsOf: excess)
+    let schedule = !releaseScheduled
+    releaseScheduled = true
+    lock.unlock()
+    guard schedule else { return }
+    DispatchQueue.main.async { [self] in
+      lock.lock()
+      let released = awaitingRelease
+      awaitingRelease = []
+      releaseScheduled = false
+      lock.unlock()
+      withExtendedLifetime(released) {}
+    }
   }
 }

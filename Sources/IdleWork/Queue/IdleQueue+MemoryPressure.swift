@@ -1,21 +1,25 @@
 import Foundation
 
-/// Dropping optional work when memory is short.
+/// Dropping discardable work when memory is short.
 extension IdleQueue {
-  /// Drops discardable tasks (added with `discardable: true`) whenever `name` is posted to `center`,
-  /// until ``invalidate()``. Where UIKit exists, `discardDiscardableTasksOnMemoryWarning()` does this
-  /// for `UIApplication.didReceiveMemoryWarningNotification`.
+  /// Where UIKit exists, registers ``dropDiscardableTasks()`` for `UIApplication`'s memory warning, until
+  /// ``invalidate()``. Elsewhere there is no such notification and this does nothing.
+  func observeMemoryWarnings() {
+    if let name = MemoryWarning.notification { dropDiscardableTasks(on: name) }
+  }
+
+  /// Drops discardable tasks whenever `name` is posted to `center`, until ``invalidate()``.
   ///
   /// A notification posted on the main thread is handled at once; one posted elsewhere is handled on the
   /// main thread soon after.
-  public func discardDiscardableTasks(on name: Notification.Name, center: NotificationCenter = .default) {
+  func dropDiscardableTasks(on name: Notification.Name, center: NotificationCenter = .default) {
     guard !isInvalidated else { return }
     let token = center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in
       guard Thread.isMainThread else {
-        Task { @MainActor [weak self] in self?.discardDiscardableTasks() }
+        Task { @MainActor [weak self] in self?.dropDiscardableTasks() }
         return
       }
-      MainActor.assumeIsolated { _ = self?.discardDiscardableTasks() }
+      MainActor.assumeIsolated { _ = self?.dropDiscardableTasks() }
     }
     notificationObservers.add(token, center: center)
   }

@@ -1,31 +1,7 @@
 import Foundation
 
-/// Slicing heavy work: many small tasks instead of one long one.
+/// Slicing heavy work: a job that runs a slice per pass instead of holding the main thread at once.
 extension IdleQueue {
-  /// Queues one task per element, in order — DWURunLoopWorkDistribution's three images become three tasks,
-  /// each in its own pass under the default budget.
-  ///
-  /// All share `key`, so one ``cancelTasks(forKey:)`` cancels the rest. Returns one handle per element.
-  @discardableResult
-  public func addTasks<Elements: Sequence>(
-    key: some Hashable, for elements: Elements, discardable: Bool = false,
-    _ task: @escaping @MainActor (Elements.Element) -> Void
-  ) -> [IdleTaskHandle] {
-    elements.map { element in addTask(key: key, discardable: discardable) { task(element) } }
-  }
-
-  /// Queues one task per element for `cell` at `indexPath`: each is skipped as stale if, by its turn, the
-  /// cell is gone or shows another index path. Sets `cell.currentIndexPath`; the key is `indexPath`.
-  @discardableResult
-  public func addTasks<Cell: IndexPathReusable, Elements: Sequence>(
-    for cell: Cell, at indexPath: IndexPath, each elements: Elements, discardable: Bool = false,
-    _ task: @escaping @MainActor (Cell, Elements.Element) -> Void
-  ) -> [IdleTaskHandle] {
-    elements.map { element in
-      addTask(for: cell, at: indexPath, discardable: discardable) { cell in task(cell, element) }
-    }
-  }
-
   /// Queues a resumable task: it runs one slice per pass (each slice counts as one task against the budget)
   /// until it returns ``SliceResult/done``, so a 30 ms job written as thirty 1 ms slices never holds the
   /// main thread for more than a slice.
@@ -43,16 +19,16 @@ extension IdleQueue {
     enqueue(key: TaskKey(key), QueuedTask(work: .resumable(slice)), discardable: discardable)
   }
 
-  /// Queues a resumable task for `cell` at `indexPath`; before each slice it is skipped as stale if the
-  /// cell is gone or shows another index path. Sets `cell.currentIndexPath`; the key is `indexPath`.
+  /// Queues a resumable task for `cell` at `indexPath`, bound to the cell's configuration as
+  /// ``addTask(for:at:discardable:_:)``: before each slice it is skipped as stale if the cell is gone or
+  /// was configured again, and it waits while the cell is off screen. The key is `indexPath`.
   @discardableResult
-  public func addResumableTask<Cell: IndexPathReusable>(
+  public func addResumableTask<Cell: AnyObject>(
     for cell: Cell, at indexPath: IndexPath, discardable: Bool = false,
     _ slice: @escaping @MainActor (Cell) -> SliceResult
   ) -> IdleTaskHandle {
-    cell.currentIndexPath = indexPath
+    let binding = binding(of: cell, at: indexPath)
     let work: QueuedTask.Work = .resumable { [weak cell] in cell.map(slice) ?? .done }
-    return enqueue(
-      key: TaskKey(indexPath), QueuedTask(work: work, cell: cell, indexPath: indexPath), discardable: discardable)
+    return enqueue(key: TaskKey(indexPath), QueuedTask(work: work, binding: binding), discardable: discardable)
   }
 }

@@ -3,30 +3,32 @@ import Foundation
 /// A queue of small main-thread tasks that run when the main run loop is about to sleep.
 ///
 /// `cellForRowAt` hands heavy work (image draws, text layout) to the queue instead of doing it at once;
-/// the queue runs a small slice of it each time the run loop has nothing else to do — after input,
-/// timers and Core Animation's commit — so frames are never late because of it. In the default mode only,
+/// the queue runs a small slice of it each time the run loop is about to sleep — after input, timers and
+/// Core Animation's commit — so the frame being committed never waits for it. In the default mode only,
 /// so nothing runs while a finger drags a scroll view.
 ///
 /// ```swift
-/// cell.currentIndexPath = indexPath
+/// IdleQueue.main.bind(cell, to: indexPath)
 /// for image in images {
 ///   IdleQueue.main.addTask(for: cell, at: indexPath) { cell in cell.draw(image) }
 /// }
 /// ```
 ///
-/// - **Order and capacity:** FIFO. Past ``maximumQueueLength``, stale tasks (cell gone or showing another
-///   row) are dropped first, then the oldest. Every task added is accounted for in ``statistics``.
+/// - **Order and capacity:** FIFO. Past ``maximumQueueLength``, stale tasks (cell gone or configured
+///   again) are dropped first, then those of cells off screen, then the oldest. Every task added is
+///   accounted for in ``statistics``.
 /// - **Budget:** ``budget`` decides how many tasks a pass runs; stale tasks are skipped for free.
 /// - **Waking:** while tasks remain the run loop comes round again at once; when the queue is empty the
 ///   loop sleeps — no timer, no polling.
 /// - **Threads:** use it on the main thread; from any other thread use ``addTaskFromAnyThread(key:_:)``.
 @MainActor
 public final class IdleQueue {
-  /// The shared queue on the main run loop, default mode, with default settings.
-  public static let main = IdleQueue()
+  /// The queue the whole app shares: main run loop, default mode, default settings. It cannot be
+  /// invalidated (that would silently disable every user of it); create your own queue for that.
+  public static let main = IdleQueue(configuration: Configuration(), isShared: true)
 
-  /// The observer order used by default: after Core Animation's commit observer (2,000,000) and UIKit's
-  /// after-commit handler (2,001,000), before the autorelease pool pop (`Int32.max`).
+  /// The observer order: after Core Animation's commit observer (2,000,000) and UIKit's after-commit
+  /// handler (2,001,000), before the autorelease pool pop (`Int32.max`).
   ///
   /// Running after the commit means the frame being built has already been handed to the render server
   /// when a task starts, so a task can delay only the *next* frame, never the current one; the changes
@@ -34,35 +36,40 @@ public final class IdleQueue {
   /// once. Running before the pool pop means what tasks autorelease is freed in the same pass.
   /// (DWURunLoopWorkDistribution used `Int.max - 999`, after the pool pop; Texture's queue used 0, before
   /// the commit.)
-  nonisolated public static let defaultObserverOrder = 2_100_000
+  package nonisolated static let observerOrder = 2_100_000
 
-  /// The default ``maximumQueueLength``: 30, as DWURunLoopWorkDistribution, about three screens of
-  /// three-image cells.
-  nonisolated public static let defaultMaximumQueueLength = 30
-
-  /// A ``maximumQueueLength`` that never evicts.
-  nonisolated public static let unlimitedQueueLength = Int.max
-
-  /// Everything a queue can be set up with, as one value. Presets: ``default``.
+  /// Everything a queue is set up with, as one value.
   public struct Configuration: Sendable {
     /// Run-loop modes whose BeforeWaiting moments run idle passes. Default `[.default]`: work pauses
-    /// while UIKit tracks a scroll (`UITrackingRunLoopMode`) and resumes when the finger lifts.
-    public var modes: [RunLoop.Mode] = [.default]
-    /// The observer's order; see ``IdleQueue/defaultObserverOrder``.
-    public var observerOrder: Int = IdleQueue.defaultObserverOrder
+    /// while UIKit tracks a scroll (`UITrackingRunLoopMode`) and resumes when the scroll view stops.
+    public var modes: [RunLoop.Mode]
     /// Work per pass; see ``IdleQueue/Budget``.
-    public var budget: Budget = .default
-    /// Pending tasks kept at most; valid range `0...Int.max`.
-    public var maximumQueueLength: Int = IdleQueue.defaultMaximumQueueLength
+    public var budget: Budget
+    /// Pending tasks kept at most; see ``IdleQueue/maximumQueueLength``.
+    public var maximumQueueLength: Int
     /// Opt-in: let tasks that waited long enough run during a scroll, within frame slack; `nil` (default)
     /// runs nothing while tracking. See ``IdleQueue/ScrollingSlack``.
     public var scrollingSlack: ScrollingSlack?
+    /// The observer's order; tests and the benchmark change it, apps have no reason to.
+    package var observerOrder = IdleQueue.observerOrder
 
-    /// Default settings: default mode, `.tasks(1)`, 30 tasks, nothing while scrolling.
-    public static var `default`: Configuration { Configuration() }
-
-    /// Creates a configuration with default values; change the vars you need.
-    public init() {}
+    /// Creates a configuration; every parameter has the default a feed wants.
+    ///
+    /// - Parameters:
+    ///   - modes: run-loop modes with idle passes; default `[.default]`.
+    ///   - budget: work per pass; default `.tasks(1)`.
+    ///   - maximumQueueLength: pending tasks kept at most, in `0...Int.max`; default 30, as
+    ///     DWURunLoopWorkDistribution (about three screens of three-image cells).
+    ///   - scrollingSlack: opt-in work during scrolls; default `nil`.
+    public init(
+      modes: [RunLoop.Mode] = [.default], budget: Budget = .tasks(1), maximumQueueLength: Int = 30,
+      scrollingSlack: ScrollingSlack? = nil
+    ) {
+      self.modes = modes
+      self.budget = budget
+      self.maximumQueueLength = maximumQueueLength
+      self.scrollingSlack = scrollingSlack
+    }
   }
 
   /// Whether a resumable task has more to do.
@@ -74,36 +81,35 @@ public final class IdleQueue {
   }
 
   /// The scheduler whose passes serve this queue.
-  public let scheduler: IdleScheduler
-  /// Opt-in work during scrolls (see ``ScrollingSlack``); `nil` runs nothing while a scroll is tracked.
-  ///
-  /// The tracking modes are observed from creation: give them in ``Configuration/scrollingSlack`` (or in
-  /// the shared ``IdleScheduler``'s `trackingModes`). Changing this property later changes the waiting and
-  /// slack thresholds and the frame clock, not the observed modes.
-  public var scrollingSlack: ScrollingSlack?
+  let scheduler: IdleScheduler
+  /// Opt-in work during scrolls; `nil` runs nothing while a scroll is tracked.
+  let scrollingSlack: ScrollingSlack?
+  /// Whether this is ``main``, which cannot be invalidated.
+  private let isShared: Bool
 
   var list: TaskList<QueuedTask>
   let inbox: BackgroundInbox
+  let cells = CellRegistry()
   let notificationObservers = NotificationObservers()
   private(set) var isInvalidated = false
 
   /// Work per pass. Default `.tasks(1)`. An invalid value (`.tasks(n)` with `n < 1`, or a non-finite or
-  /// non-positive `.milliseconds`) stops the program with a message naming the parameter and its range.
+  /// non-positive `.seconds`) stops the program with a message naming the parameter and its range.
   public var budget: Budget {
     didSet { Validation.require(budget.validationFailure) }
   }
 
   /// The most tasks kept pending; default 30. When an addition goes past it, stale tasks are dropped
-  /// first, then the oldest. Lowering it trims the queue at once, the same way. A negative value stops
-  /// the program with a message naming the parameter and its range `0...Int.max`; `0` keeps nothing
-  /// (every task is evicted as it is added); ``unlimitedQueueLength`` never evicts.
+  /// first, then those of cells off screen, then the oldest. Lowering it trims the queue at once, the same
+  /// way. A negative value stops the program with a message naming the parameter and its range
+  /// `0...Int.max`; `0` keeps nothing (every task is evicted as it is added); `Int.max` never evicts.
   public var maximumQueueLength: Int {
     get { list.capacity }
     set {
       Validation.require(Validation.queueLengthFailure(newValue))
       list.capacity = newValue
       inbox.setLimit(newValue)
-      release(list.trim(isStale: { $0.isStale }))
+      release(list.trim(state: { $0.state }))
     }
   }
 
@@ -114,48 +120,45 @@ public final class IdleQueue {
   /// What the queue has done so far; `added == executed + skippedAsStale + evicted + cancelled + pending`.
   public var statistics: Statistics { list.statistics }
 
-  /// Creates an independent queue on the main run loop, default mode, with default settings.
-  /// Apps and tests may create several; each has its own observer.
-  public convenience init() {
-    self.init(configuration: .default)
+  /// Creates an independent queue on the main run loop with its own observer. Apps and tests may create
+  /// several. Invalid settings stop the program with a message naming the parameter and its range.
+  public convenience init(configuration: Configuration = Configuration()) {
+    self.init(configuration: configuration, isShared: false)
   }
 
-  /// Creates an independent queue on the main run loop with its own observer.
-  public convenience init(configuration: Configuration) {
+  private convenience init(configuration: Configuration, isShared: Bool) {
     let driver = RunLoopPassDriver(
       modes: configuration.modes, trackingModes: configuration.scrollingSlack?.trackingModes ?? [],
       order: configuration.observerOrder)
     self.init(
       scheduler: IdleScheduler(driver: driver, budget: nil, stopsWhenEmpty: true), priority: 0,
-      budget: configuration.budget, maximumQueueLength: configuration.maximumQueueLength)
-    self.scrollingSlack = configuration.scrollingSlack
+      configuration: configuration, isShared: isShared)
   }
 
-  /// Creates an independent queue driven by `driver` — in unit tests, `IdleWorkTesting`'s
-  /// `ManualPassDriver`, which steps passes by hand.
-  public convenience init(
-    driver: some IdlePassDriver, budget: Budget = .default,
-    maximumQueueLength: Int = IdleQueue.defaultMaximumQueueLength
-  ) {
+  /// Creates an independent queue driven by `driver` (in unit tests, `IdleWorkTesting`'s `ManualPassDriver`).
+  package convenience init(passDriver driver: some IdlePassDriver, configuration: Configuration = Configuration()) {
     self.init(
       scheduler: IdleScheduler(driver: driver, budget: nil, stopsWhenEmpty: true), priority: 0,
-      budget: budget, maximumQueueLength: maximumQueueLength)
+      configuration: configuration)
   }
 
   /// Creates a queue served by a shared `scheduler`, which gives all its queues one observer and one
   /// per-pass budget. Higher `priority` queues are served first in each pass.
-  public init(
-    scheduler: IdleScheduler, priority: Int = 0, budget: Budget = .default,
-    maximumQueueLength: Int = IdleQueue.defaultMaximumQueueLength
+  package init(
+    scheduler: IdleScheduler, priority: Int = 0, configuration: Configuration = Configuration(),
+    isShared: Bool = false
   ) {
-    Validation.require(budget.validationFailure)
-    Validation.require(Validation.queueLengthFailure(maximumQueueLength))
+    Validation.require(configuration.budget.validationFailure)
+    Validation.require(Validation.queueLengthFailure(configuration.maximumQueueLength))
     self.scheduler = scheduler
-    self.budget = budget
-    self.list = TaskList(capacity: maximumQueueLength)
-    self.inbox = BackgroundInbox(limit: maximumQueueLength, wake: scheduler.driver.makeWaker())
+    self.budget = configuration.budget
+    self.scrollingSlack = configuration.scrollingSlack
+    self.isShared = isShared
+    self.list = TaskList(capacity: configuration.maximumQueueLength)
+    self.inbox = BackgroundInbox(limit: configuration.maximumQueueLength, wake: scheduler.driver.makeWaker())
     scheduler.attach(self, priority: priority)
     if scheduler.isStopped { invalidate() }
+    observeMemoryWarnings()
   }
 
   // MARK: Adding
@@ -164,46 +167,85 @@ public final class IdleQueue {
   ///
   /// - Parameters:
   ///   - key: groups tasks for ``cancelTasks(forKey:)``; several tasks may share a key.
-  ///   - discardable: whether ``discardDiscardableTasks()`` (memory pressure) may drop it.
+  ///   - discardable: whether it may be dropped when memory is short (see ``dropDiscardableTasks()``).
+  ///   - replacesPending: last wins, as YYTransaction's run-loop set: every task still pending with this
+  ///     key is cancelled (counted as cancelled) and `task` goes to the back of the queue, so the same
+  ///     request made five times in one turn runs once. The FIFO order stays the order of requests.
   ///   - task: the work; released as soon as it has run or left the queue.
   /// - Returns: a handle to cancel this one task. After ``invalidate()`` nothing is queued and the handle
   ///   is not pending.
   @discardableResult
   public func addTask(
-    key: some Hashable, discardable: Bool = false, _ task: @escaping @MainActor () -> Void
-  )
-    -> IdleTaskHandle
-  {
-    enqueue(key: TaskKey(key), QueuedTask(work: .once(task)), discardable: discardable)
+    key: some Hashable, discardable: Bool = false, replacesPending: Bool = false,
+    _ task: @escaping @MainActor () -> Void
+  ) -> IdleTaskHandle {
+    let key = TaskKey(key)
+    if replacesPending, !isInvalidated { release(list.cancel(key: key)) }
+    return enqueue(key: key, QueuedTask(work: .once(task)), discardable: discardable)
   }
 
-  /// Queues `task` for `cell`, to run only if the cell still shows `indexPath` when its turn comes.
+  /// Queues `task` for `cell`, to run only while the cell still shows this configuration of `indexPath`.
   ///
-  /// Sets `cell.currentIndexPath = indexPath`. The queue holds the cell weakly; a task whose cell is gone
-  /// or shows another index path by then is skipped as stale, without counting against the pass's budget.
-  /// Its key is `indexPath`.
+  /// If the cell's current configuration (see ``bind(_:to:)``) is for `indexPath`, the task joins it;
+  /// otherwise this starts a new one and the cell's earlier tasks become stale. The queue holds the cell
+  /// weakly; a task whose cell is gone or was configured again by its turn is skipped as stale, without
+  /// counting against the pass's budget. While the cell is off screen (``cellDidEndDisplaying(_:at:)``)
+  /// the task waits. Its key is `indexPath`.
   @discardableResult
-  public func addTask<Cell: IndexPathReusable>(
+  public func addTask<Cell: AnyObject>(
     for cell: Cell, at indexPath: IndexPath, discardable: Bool = false, _ task: @escaping @MainActor (Cell) -> Void
   ) -> IdleTaskHandle {
-    cell.currentIndexPath = indexPath
+    let binding = binding(of: cell, at: indexPath)
     let work: QueuedTask.Work = .once { [weak cell] in if let cell { task(cell) } }
-    return enqueue(
-      key: TaskKey(indexPath), QueuedTask(work: work, cell: cell, indexPath: indexPath), discardable: discardable)
+    return enqueue(key: TaskKey(indexPath), QueuedTask(work: work, binding: binding), discardable: discardable)
   }
 
   /// Adds a task from any thread. It runs on the main thread in a later idle pass; the run loop is woken.
   ///
   /// The task reaches the queue (and ``statistics``) at the next pass; until then it counts in
   /// ``pendingTaskCount``. At most ``maximumQueueLength`` such tasks wait for the hand-over: beyond that
-  /// the oldest are dropped and counted as evicted — the queue would evict them on arrival anyway — so a
-  /// flood from other threads costs neither unbounded memory nor a main-thread stall.
+  /// the oldest are dropped and counted as evicted — the queue would evict them on arrival anyway — and
+  /// released on the main thread at once (the main queue serves every mode, scrolls included), so a flood
+  /// from other threads costs neither unbounded memory nor a main-thread stall.
   /// Returns `false`, dropping the task, if the queue has been invalidated.
   @discardableResult
   public nonisolated func addTaskFromAnyThread(
     key: some Hashable & Sendable, _ task: @escaping @Sendable @MainActor () -> Void
   ) -> Bool {
     inbox.add(BackgroundInbox.Item(key: TaskKey(key), task: task))
+  }
+
+  // MARK: Cells
+
+  /// Tells the queue that `cell` is being configured for `indexPath` (call it at the top of `cellForRowAt`):
+  /// the cell's earlier tasks are stale from now on — for another row, or for this row's previous content
+  /// after `reloadData`, `reconfigureRows` or a new snapshot — and the cell counts as on screen.
+  ///
+  /// Call it for every row, also rows that queue nothing, so that a reused cell's old draws never land on
+  /// its new row. IdleWork keeps this record itself and adds nothing to the cell's class.
+  public func bind(_ cell: AnyObject, to indexPath: IndexPath) {
+    cells.bind(cell, to: indexPath)
+  }
+
+  /// Tells the queue that `cell` is shown at `indexPath` (call it from `willDisplay`): tasks parked by
+  /// ``cellDidEndDisplaying(_:at:)`` for that row run again. A collection view with prefetching shows a
+  /// cell again this way without a new `cellForItemAt`. A cell last configured for another index path
+  /// starts a new configuration for this one, so its tasks for the other row become stale.
+  public func cellWillDisplay(_ cell: AnyObject, at indexPath: IndexPath) {
+    let record = cells.configuration(of: cell, for: indexPath)
+    guard !record.isDisplayed else { return }
+    record.isDisplayed = true
+    if !list.isEmpty { scheduler.setNeedsPass() }
+  }
+
+  /// Tells the queue that `cell` left the screen at `indexPath` (call it from `didEndDisplaying`): its
+  /// tasks for that row are parked — they do not run while it is off screen, so they never run ahead of
+  /// the visible rows', and they are the first evicted after stale tasks. They run if the cell is shown
+  /// again at that row (``cellWillDisplay(_:at:)``) and become stale once it is configured again.
+  /// A call for an index path the cell no longer shows changes nothing.
+  public func cellDidEndDisplaying(_ cell: AnyObject, at indexPath: IndexPath) {
+    guard let record = cells.live(cell), record.indexPath == indexPath else { return }
+    record.isDisplayed = false
   }
 
   // MARK: Removing
@@ -217,21 +259,6 @@ public final class IdleQueue {
     return removed.count
   }
 
-  /// Tells the queue that `cell` left the screen: it is unbound (`currentIndexPath = nil`) and its pending
-  /// tasks are dropped at once, counted as skipped as stale. Returns how many were dropped.
-  ///
-  /// Call it from `tableView(_:didEndDisplaying:forRowAt:)` (or the collection view equivalent). A cell
-  /// that scrolled off screen keeps its index path until it is reused, so without this its tasks would
-  /// still run, in FIFO order ahead of the rows now on screen — work nobody sees. The Example measures
-  /// the difference.
-  @discardableResult
-  public func cellDidEndDisplaying(_ cell: some IndexPathReusable) -> Int {
-    cell.currentIndexPath = nil
-    let removed = list.purgeStale(isStale: { $0.cell === cell })
-    release(removed)
-    return removed.count
-  }
-
   /// Cancels every pending task.
   public func removeAllTasks() {
     takeInBackgroundTasks()
@@ -239,23 +266,31 @@ public final class IdleQueue {
   }
 
   /// Drops every pending task added with `discardable: true` (prefetches and the like), counting them as
-  /// cancelled, and returns how many. Call it when memory is short.
+  /// cancelled, and returns how many. Where UIKit exists every queue does this by itself when the app
+  /// receives a memory warning; elsewhere call it when memory is short.
   @discardableResult
-  public func discardDiscardableTasks() -> Int {
+  public func dropDiscardableTasks() -> Int {
     takeInBackgroundTasks()
     let removed = list.cancelAll(where: { $0.isDiscardable })
     release(removed)
     return removed.count
   }
 
-  /// Ends the queue: its observer is removed (when it owns its scheduler), pending tasks are dropped and
-  /// released (counted as cancelled), and later additions are ignored. Safe to call from inside a task.
+  /// Ends the queue: its observer is removed, pending tasks are dropped and released (counted as
+  /// cancelled), and later additions are ignored. Safe to call from inside a task.
+  ///
+  /// ``main`` cannot be invalidated: doing so stops the program with a message, because the whole app
+  /// shares it. Use ``removeAllTasks()`` on it, or create your own queue.
   public func invalidate() {
+    Validation.require(
+      isShared
+        ? "IdleWork: IdleQueue.main cannot be invalidated: the whole app shares it. Call removeAllTasks() "
+          + "on it, or create your own IdleQueue() and invalidate that." : nil)
     guard !isInvalidated else { return }
     isInvalidated = true
     notificationObservers.removeAll()
     let closed = inbox.close()
-    list.recordAddedAndEvicted(closed.dropped.count)
+    list.recordAddedAndEvicted(closed.dropped)
     list.recordAddedAndCancelled(closed.items.count)
     release(list.cancelAll())
     scheduler.detach(self)
@@ -268,7 +303,7 @@ public final class IdleQueue {
 
   func takeInBackgroundTasks() {
     let drained = inbox.drain()
-    list.recordAddedAndEvicted(drained.dropped.count)
+    list.recordAddedAndEvicted(drained.dropped)
     for item in drained.items {
       enqueue(key: item.key, QueuedTask(work: .once(item.task)), discardable: false)
     }
@@ -280,19 +315,24 @@ public final class IdleQueue {
     let slack = kind == .tracking ? scrollingSlack : nil
     if kind == .tracking, slack == nil { return false }
     let driver = scheduler.driver
-    let start = driver.now
+    let start = driver.nanoseconds
     var own = BudgetMeter(budget, start: start)
     var didWork = false
     var ranTasks = false
     while !isInvalidated {
-      let now = driver.now
+      let now = driver.nanoseconds
       guard own.allowsAnother(now: now), total?.allowsAnother(now: now) ?? true else { break }
-      let (candidate, skipped) = list.firstRunnable(isStale: { $0.isStale })
+      let (candidate, skipped) = list.firstRunnable(state: { $0.state })
       didWork = didWork || !skipped.isEmpty
       release(skipped)
       guard let entry = candidate else { break }
       if let slack, !slack.allows(waited: now &- entry.enqueuedAt) { break }
       didWork = true
+      if let claim = entry.payload.claim, !claim() {
+        // Cancelled from another thread (an awaiting `perform`): it must not start.
+        if let removal = list.cancel(entry.seq) { release([removal]) }
+        continue
+      }
       switch entry.payload.work {
       case .once(let run):
         guard let taken = list.takeForRun(entry.seq) else { continue }
@@ -305,11 +345,17 @@ public final class IdleQueue {
       total?.recordTask()
       ranTasks = true
     }
-    if didWork { list.recordPass(duration: driver.now &- start) }
+    if didWork { list.recordPass(duration: driver.nanoseconds &- start) }
     return ranTasks
   }
 
   // MARK: Internals
+
+  /// The cell configuration a task for `cell` at `indexPath` belongs to.
+  func binding(of cell: AnyObject, at indexPath: IndexPath) -> CellBinding {
+    let record = cells.configuration(of: cell, for: indexPath)
+    return CellBinding(record: record, configuration: record.configuration)
+  }
 
   @discardableResult
   func enqueue(key: TaskKey, _ task: QueuedTask, discardable: Bool) -> IdleTaskHandle {
@@ -319,7 +365,7 @@ public final class IdleQueue {
     }
     let (seq, removed) = list.append(
       key: key, payload: task, canBeStale: task.binding != nil, isDiscardable: discardable,
-      now: scheduler.driver.now, isStale: { $0.isStale })
+      now: scheduler.driver.nanoseconds, state: { $0.state })
     release(removed)
     if !list.isEmpty { scheduler.setNeedsPass() }
     return IdleTaskHandle(queue: self, seq: seq)

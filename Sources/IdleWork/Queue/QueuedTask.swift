@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the queue stores for each task: its work, its optional cell binding and its fate observer.
+/// What the queue stores for each task: its work, its optional cell binding and the hooks `perform` uses.
 struct QueuedTask {
   enum Work {
     /// Runs once.
@@ -10,40 +10,20 @@ struct QueuedTask {
   }
 
   var work: Work
-  /// The cell and index path of a cell task; `nil` for other tasks. A box, so that the weak reference does
-  /// not make every queue entry expensive to move.
+  /// The cell configuration of a cell task; `nil` for other tasks.
   let binding: CellBinding?
   /// Told how the task left the queue when it did not run (used by `perform`, whose caller must never hang).
   var onDrop: (@MainActor (TaskFate) -> Void)?
+  /// Asked just before the task runs; `false` means it was cancelled from another thread meanwhile and must
+  /// not start (used by `perform`, whose awaiting task may be cancelled on any thread).
+  var claim: (@Sendable () -> Bool)?
 
-  init(work: Work) {
+  init(work: Work, binding: CellBinding? = nil) {
     self.work = work
-    self.binding = nil
+    self.binding = binding
   }
 
-  init(work: Work, cell: any IndexPathReusable, indexPath: IndexPath) {
-    self.work = work
-    self.binding = CellBinding(cell: cell, indexPath: indexPath)
-  }
-
-  /// The cell the task draws into, if it is still alive.
-  var cell: (any IndexPathReusable)? { binding?.cell }
-
-  /// Whether the task's cell is gone or now shows another index path. Tasks without a cell never are.
-  @MainActor var isStale: Bool {
-    guard let binding else { return false }
-    guard let cell = binding.cell else { return true }
-    return cell.currentIndexPath != binding.indexPath
-  }
-}
-
-/// A cell task's cell, held weakly, and the index path it must still show for the task to run.
-final class CellBinding {
-  weak var cell: (any IndexPathReusable)?
-  let indexPath: IndexPath
-
-  init(cell: any IndexPathReusable, indexPath: IndexPath) {
-    self.cell = cell
-    self.indexPath = indexPath
-  }
+  /// Runnable, stale (its cell is gone or was configured again) or parked (its cell is off screen).
+  /// Tasks without a cell are always runnable.
+  @MainActor var state: EntryState { binding?.state ?? .runnable }
 }

@@ -5,37 +5,46 @@ extension IdleQueue {
   ///
   /// With the default mode only, a slow drag leaves new cells blank until the finger lifts; running
   /// everything in common modes instead drops frames. With this setting, while the run loop is about to
-  /// sleep in one of ``trackingModes``, a task that has waited at least ``minimumWait`` may run, but only
-  /// when ``timeUntilNextFrame`` reports more than ``minimumFrameSlack`` left before the next frame is
-  /// due — and the check is repeated before every task. The pass budget still applies.
+  /// sleep in one of its tracking modes, a task that has waited at least `minimumWait` may run, but only
+  /// when `timeUntilNextFrame` reports more than `minimumFrameSlack` left before the next frame is due —
+  /// and the check is repeated before every task. The pass budget still applies. A tracking pass that
+  /// ran tasks wakes the loop once more (as any pass does, so their changes are committed), but a
+  /// tracking pass never asks for another pass to drain the queue: frames pace it while a scroll lasts.
   ///
   /// On iOS, give it the display link's target time:
   /// ```swift
-  /// slack.timeUntilNextFrame = { [weak link] in link.map { $0.targetTimestamp - CACurrentMediaTime() } }
+  /// let slack = IdleQueue.ScrollingSlack(timeUntilNextFrame: { [weak link] in
+  ///   link.map { $0.targetTimestamp - CACurrentMediaTime() }
+  /// })
   /// ```
   public struct ScrollingSlack: Sendable {
     /// Seconds a task must have waited before it may run during a scroll. Valid range: finite, `>= 0`;
     /// an invalid value stops the program with a message naming it.
-    public var minimumWait: Double {
+    var minimumWait: Double {
       didSet { Self.validate(minimumWait: minimumWait) }
     }
     /// Seconds that must be left before the next frame for a task to start. Valid range: finite, `> 0`;
     /// an invalid value stops the program with a message naming it.
-    public var minimumFrameSlack: Double {
+    var minimumFrameSlack: Double {
       didSet { Self.validate(minimumFrameSlack: minimumFrameSlack) }
     }
     /// Modes in which tracking passes happen; on iOS, `UITrackingRunLoopMode`.
-    public var trackingModes: [RunLoop.Mode]
+    var trackingModes: [RunLoop.Mode]
     /// Seconds until the next frame must be ready, or `nil` if unknown (then nothing runs during a scroll).
-    public var timeUntilNextFrame: @MainActor @Sendable () -> Double?
-
-    /// The name of UIKit's tracking mode, `UITrackingRunLoopMode`.
-    public static let uiTrackingMode = RunLoop.Mode("UITrackingRunLoopMode")
+    var timeUntilNextFrame: @MainActor @Sendable () -> Double?
 
     /// Creates a setting; invalid values stop the program with a message naming the parameter and range.
+    ///
+    /// - Parameters:
+    ///   - minimumWait: seconds a task must have waited before it may run during a scroll; finite, `>= 0`.
+    ///   - minimumFrameSlack: seconds that must be left before the next frame for a task to start;
+    ///     finite, `> 0`.
+    ///   - trackingModes: modes in which tracking passes happen; default UIKit's `UITrackingRunLoopMode`.
+    ///   - timeUntilNextFrame: seconds until the next frame must be ready, or `nil` if unknown (then
+    ///     nothing runs during a scroll).
     public init(
       minimumWait: Double = 0.05, minimumFrameSlack: Double = 0.004,
-      trackingModes: [RunLoop.Mode] = [ScrollingSlack.uiTrackingMode],
+      trackingModes: [RunLoop.Mode] = [RunLoop.Mode("UITrackingRunLoopMode")],
       timeUntilNextFrame: @escaping @MainActor @Sendable () -> Double?
     ) {
       Self.validate(minimumWait: minimumWait)

@@ -1,9 +1,9 @@
 /// The kind of pass a driver asks for.
-public enum IdlePassKind: Sendable, Hashable {
+package enum IdlePassKind: Sendable, Hashable {
   /// The thread is about to sleep in one of the scheduler's idle modes: run tasks within the budget.
   case idle
   /// The thread is about to sleep in a tracking mode (a scroll is in progress): run only tasks allowed by
-  /// ``IdleQueue/Configuration/scrollingSlack``, and only while the frame clock leaves enough slack.
+  /// `IdleQueue.Configuration.scrollingSlack`, and only while the frame clock leaves enough slack.
   case tracking
 }
 
@@ -14,7 +14,7 @@ public enum IdlePassKind: Sendable, Hashable {
 /// `ManualPassDriver`, with which a unit test steps passes by hand and sets the clock. Both keep the policy
 /// itself unaware of run loops and clocks, so it can be tested exactly.
 @MainActor
-public protocol IdlePassDriver: AnyObject {
+package protocol IdlePassDriver: AnyObject {
   /// Starts calling `pass` each time the thread is about to idle. Called once, by the scheduler.
   /// `pass` returns whether it ran any task (the run-loop driver then makes sure their changes are
   /// committed promptly).
@@ -28,7 +28,7 @@ public protocol IdlePassDriver: AnyObject {
   func stop()
 
   /// Monotonic time in nanoseconds, read for budgets, waiting times and statistics.
-  var now: UInt64 { get }
+  var nanoseconds: UInt64 { get }
 
   /// A closure that any thread may call to request a pass (used by background additions).
   nonisolated func makeWaker() -> @Sendable () -> Void

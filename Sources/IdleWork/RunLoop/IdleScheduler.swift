@@ -4,13 +4,13 @@ import Foundation
 ///
 /// Every ``IdleQueue`` created without a scheduler owns a private one, so it is independent. To make
 /// several queues share one observer and one per-pass budget (so that, together, they never take more of
-/// a pass than the budget), create a scheduler and pass it to ``IdleQueue/init(scheduler:priority:budget:maximumQueueLength:)``.
+/// a pass than the budget), create a scheduler and pass it to `IdleQueue.init(scheduler:priority:configuration:isShared:)`.
 ///
 /// **Order.** Each pass serves queues by descending `priority`, then in the order they were attached;
 /// each queue runs its tasks in FIFO order. A queue runs while both its own ``IdleQueue/budget`` and the
 /// scheduler's ``budget`` allow, so a high-priority queue with work can take the whole pass.
 @MainActor
-public final class IdleScheduler {
+package final class IdleScheduler {
   private struct Member {
     weak var queue: IdleQueue?
     let priority: Int
@@ -19,7 +19,7 @@ public final class IdleScheduler {
 
   /// The most one pass may spend on all of this scheduler's queues together; `nil` leaves each queue to
   /// its own budget. Invalid budgets stop the program with a message (see ``IdleQueue/Budget``).
-  public var budget: IdleQueue.Budget? {
+  var budget: IdleQueue.Budget? {
     didSet { if let budget { Validation.require(budget.validationFailure) } }
   }
 
@@ -42,16 +42,16 @@ public final class IdleScheduler {
   ///     ``IdleQueue/Configuration/scrollingSlack``; default none.
   ///   - observerOrder: the observer's order; see ``IdleQueue/defaultObserverOrder``.
   ///   - budget: the total per pass across all queues; `nil` for none.
-  public convenience init(
+  package convenience init(
     modes: [RunLoop.Mode] = [.default], trackingModes: [RunLoop.Mode] = [],
-    observerOrder: Int = IdleQueue.defaultObserverOrder, budget: IdleQueue.Budget? = .tasks(1)
+    observerOrder: Int = IdleQueue.observerOrder, budget: IdleQueue.Budget? = .tasks(1)
   ) {
     self.init(
       driver: RunLoopPassDriver(modes: modes, trackingModes: trackingModes, order: observerOrder), budget: budget)
   }
 
   /// Creates a scheduler on any pass driver, such as `IdleWorkTesting`'s `ManualPassDriver`.
-  public convenience init(driver: some IdlePassDriver, budget: IdleQueue.Budget? = .tasks(1)) {
+  package convenience init(driver: some IdlePassDriver, budget: IdleQueue.Budget? = .tasks(1)) {
     self.init(driver: driver, budget: budget, stopsWhenEmpty: false)
   }
 
@@ -66,7 +66,7 @@ public final class IdleScheduler {
   /// tasks are released (counted as cancelled; awaiting `perform` calls throw
   /// ``IdleWorkError/invalidated``), since no pass would ever run them. A queue created on a stopped
   /// scheduler starts invalidated.
-  public func stop() {
+  package func stop() {
     guard !isStopped else { return }
     isStopped = true
     driver.stop()
@@ -97,7 +97,9 @@ public final class IdleScheduler {
   }
 
   /// One pass: take in background additions, serve the queues within the budgets, and ask for another pass
-  /// if idle work remains. A tracking pass never asks for another: frames wake the loop while a scroll lasts.
+  /// if idle work remains. A tracking pass never asks for another to drain the queue (frames pace the loop
+  /// while a scroll lasts); the run-loop driver still wakes the loop once after any pass that ran tasks,
+  /// so that their changes are committed.
   /// Returns whether any task ran.
   func runPass(_ kind: IdlePassKind) -> Bool {
     guard PassGate.enter(self) else { return false }
@@ -115,7 +117,7 @@ public final class IdleScheduler {
     let queues = members.compactMap(\.queue)
     let signpost = PassSignposts.beginPass(kind, queues: queues, driver: driver)
     for queue in queues { queue.takeInBackgroundTasks() }
-    var total = budget.map { BudgetMeter($0, start: driver.now) }
+    var total = budget.map { BudgetMeter($0, start: driver.nanoseconds) }
     var ranTasks = false
     for queue in queues where queue.serve(kind, total: &total) { ranTasks = true }
     PassSignposts.endPass(signpost, queues: queues, driver: driver)

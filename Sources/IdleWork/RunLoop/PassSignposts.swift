@@ -48,7 +48,7 @@
         "\(kindName, privacy: .public) pass, \(pending, privacy: .public) tasks pending")
       return Pass(
         state: state, slicesRun: queues.reduce(0) { $0 + $1.statistics.slicesRun },
-        skippedAsStale: queues.reduce(0) { $0 + $1.statistics.skippedAsStale }, start: driver.now)
+        skippedAsStale: queues.reduce(0) { $0 + $1.statistics.skippedAsStale }, start: driver.nanoseconds)
     }
 
     /// Ends the interval `beginPass` returned, with the tasks run, the stale tasks skipped and the duration.
@@ -58,7 +58,7 @@
       else { return }
       let ran = queues.reduce(0) { $0 + $1.statistics.slicesRun } - pass.slicesRun
       let stale = queues.reduce(0) { $0 + $1.statistics.skippedAsStale } - pass.skippedAsStale
-      let microseconds = Int((driver.now &- pass.start) / 1_000)
+      let microseconds = Int((driver.nanoseconds &- pass.start) / 1_000)
       signposter.endInterval(
         "Idle pass", state,
         "\(ran, privacy: .public) tasks run, \(stale, privacy: .public) stale, \(microseconds, privacy: .public) µs")

@@ -82,7 +82,7 @@ final class RunLoopPassDriver: IdlePassDriver {
     self.observer = nil
   }
 
-  var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+  var nanoseconds: UInt64 { DispatchTime.now().uptimeNanoseconds }
 
   nonisolated func makeWaker() -> @Sendable () -> Void {
     let box = RunLoopBox(runLoop: CFRunLoopGetMain())
