@@ -1,6 +1,6 @@
 import Foundation
-import IdleWork
-import IdleWorkTesting
+@testable import IdleWork
+@testable import IdleWorkTesting
 import XCTest
 
 /// `IdleWorkTesting`'s own tests: stepping an app's queue by hand, as an app's unit tests would.
@@ -43,10 +43,11 @@ final class ManualPassDriverTests: XCTestCase {
 
   func testTheClockMovesOnlyWhenTold() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver(startTime: 1_000)
-      XCTAssertEqual(driver.now, 1_000)
-      driver.advance(byMilliseconds: 2.5)
-      XCTAssertEqual(driver.now, 2_501_000)
+      let driver = ManualPassDriver()
+      XCTAssertEqual(driver.now, 0)
+      driver.advance(by: 0.0025)
+      XCTAssertEqual(driver.now, 0.0025, accuracy: 1e-12)
+      XCTAssertEqual(driver.nanoseconds, 2_500_000, "the scheduler reads nanoseconds")
     }
   }
 

@@ -1,5 +1,5 @@
-import IdleWork
-import IdleWorkTesting
+@testable import IdleWork
+@testable import IdleWorkTesting
 import XCTest
 
 /// `perform(key:)`: the value comes back; cancellation, eviction and invalidation never leave a caller hanging.

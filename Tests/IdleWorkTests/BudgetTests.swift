@@ -1,5 +1,5 @@
-import IdleWork
-import IdleWorkTesting
+@testable import IdleWork
+@testable import IdleWorkTesting
 import XCTest
 
 /// Budgets, stepped exactly: tasks advance the manual clock to simulate their cost.
@@ -21,12 +21,12 @@ final class BudgetTests: XCTestCase {
 
   func testMillisecondsBudgetRunsUntilTheTimeIsSpent() {
     MainActor.assumeIsolated {
-      let (queue, driver) = manualQueue(budget: .milliseconds(4))
+      let (queue, driver) = manualQueue(budget: .seconds(0.004))
       var ran = 0
       for i in 0..<10 {
         queue.addTask(key: i) {
           ran += 1
-          driver.advance(byMilliseconds: 1.5)
+          driver.advance(by: 0.0015)
         }
       }
       driver.runPass()
@@ -39,12 +39,12 @@ final class BudgetTests: XCTestCase {
 
   func testMillisecondsBudgetAlwaysRunsAtLeastOneTask() {
     MainActor.assumeIsolated {
-      let (queue, driver) = manualQueue(budget: .milliseconds(1))
+      let (queue, driver) = manualQueue(budget: .seconds(0.001))
       var ran = 0
       for i in 0..<3 {
         queue.addTask(key: i) {
           ran += 1
-          driver.advance(byMilliseconds: 30)
+          driver.advance(by: 0.03)
         }
       }
       driver.runPass()
@@ -59,7 +59,7 @@ final class BudgetTests: XCTestCase {
       var ran: [Int] = []
       let cells = (0..<5).map { _ in FakeCell() }
       for (i, cell) in cells.enumerated() { queue.addTask(for: cell, at: row(i)) { _ in ran.append(i) } }
-      for cell in cells.prefix(3) { cell.currentIndexPath = row(cell.currentIndexPath![1] + 100) }
+      for (i, cell) in cells.prefix(3).enumerated() { queue.bind(cell, to: row(i + 100)) }
       driver.runPass()
       XCTAssertEqual(ran, [3], "three stale tasks skipped for free, then one live task ran")
       XCTAssertEqual(queue.statistics.skippedAsStale, 3)
@@ -80,11 +80,11 @@ final class BudgetTests: XCTestCase {
 
   func testInvalidBudgetsAreDescribedWithTheParameterAndRange() {
     XCTAssertNil(IdleQueue.Budget.tasks(1).validationFailure)
-    XCTAssertNil(IdleQueue.Budget.milliseconds(0.5).validationFailure)
+    XCTAssertNil(IdleQueue.Budget.seconds(0.0005).validationFailure)
     for bad in [IdleQueue.Budget.tasks(0), .tasks(-3)] {
       XCTAssertTrue(bad.validationFailure?.contains("1...Int.max") ?? false, "\(bad)")
     }
-    for bad in [IdleQueue.Budget.milliseconds(0), .milliseconds(-1), .milliseconds(.nan), .milliseconds(.infinity)] {
+    for bad in [IdleQueue.Budget.seconds(0.0), .seconds(-1), .seconds(.nan), .seconds(.infinity)] {
       XCTAssertTrue(bad.validationFailure?.contains("finite and greater than 0") ?? false, "\(bad)")
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
-import IdleWork
+@testable import IdleWork
+@testable import IdleWorkTesting
 import XCTest
 
 /// The version constant is semantic and matches the CocoaPods metadata (`.ci/check-podspec` checks the rest).

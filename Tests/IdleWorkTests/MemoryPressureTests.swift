@@ -1,6 +1,6 @@
 import Foundation
-import IdleWork
-import IdleWorkTesting
+@testable import IdleWork
+@testable import IdleWorkTesting
 import XCTest
 
 /// Discardable tasks go when memory is short; the rest stay.
@@ -13,7 +13,7 @@ final class MemoryPressureTests: XCTestCase {
       queue.addTask(key: 1, discardable: true) { ran.append("prefetch") }
       let cell = FakeCell()
       queue.addTask(for: cell, at: row(3), discardable: true) { _ in ran.append("prefetch cell") }
-      XCTAssertEqual(queue.discardDiscardableTasks(), 2)
+      XCTAssertEqual(queue.dropDiscardableTasks(), 2)
       XCTAssertEqual(queue.statistics.cancelled, 2)
       driver.drain()
       XCTAssertEqual(ran, ["visible"])
@@ -25,7 +25,7 @@ final class MemoryPressureTests: XCTestCase {
       let (queue, _) = manualQueue()
       let name = Notification.Name("IdleWorkTests.MemoryWarning")
       let center = NotificationCenter()
-      queue.discardDiscardableTasks(on: name, center: center)
+      queue.dropDiscardableTasks(on: name, center: center)
       queue.addTask(key: 0, discardable: true) {}
       queue.addTask(key: 1) {}
       center.post(name: name, object: nil)

@@ -1,6 +1,6 @@
 import Foundation
-import IdleWork
-import IdleWorkTesting
+@testable import IdleWork
+@testable import IdleWorkTesting
 import XCTest
 
 /// Order, capacity, eviction, stale purge and accounting, stepped pass by pass on a manual driver.
@@ -46,7 +46,7 @@ final class QueueOrderAndCapacityTests: XCTestCase {
       queue.addTask(for: cellA, at: row(1)) { _ in ran.append("a1") }
       let cellB = FakeCell()
       queue.addTask(for: cellB, at: row(2)) { _ in ran.append("b2") }
-      cellA.currentIndexPath = row(7)  // reused for another row: its task is stale now
+      queue.bind(cellA, to: row(7))  // reused for another row: its task is stale now
       queue.addTask(key: plain) { ran.append("newest") }
       XCTAssertEqual(queue.statistics.skippedAsStale, 1, "the stale task goes first")
       XCTAssertEqual(queue.statistics.evicted, 0, "so nothing live is evicted")
@@ -106,7 +106,7 @@ final class QueueOrderAndCapacityTests: XCTestCase {
         let cell = FakeCell()
         queue.cancelTasks(forKey: "cancel")
         queue.addTask(for: cell, at: row(0)) { _ in _ = p4 }
-        cell.currentIndexPath = row(1)
+        queue.bind(cell, to: row(1))
       }
       XCTAssertNil(evictedProbe, "an evicted task is released at once")
       XCTAssertNil(cancelledProbe, "a cancelled task is released at once")
@@ -125,7 +125,7 @@ final class QueueOrderAndCapacityTests: XCTestCase {
       let cell = FakeCell()
       for i in 0..<6 { queue.addTask(key: i % 2) {} }  // 2 evicted
       queue.addTask(for: cell, at: row(3)) { _ in }
-      cell.currentIndexPath = row(4)
+      queue.bind(cell, to: row(4))
       queue.cancelTasks(forKey: 1)
       driver.runPass()
       var s = queue.statistics

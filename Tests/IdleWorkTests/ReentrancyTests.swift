@@ -1,5 +1,5 @@
-import IdleWork
-import IdleWorkTesting
+@testable import IdleWork
+@testable import IdleWorkTesting
 import XCTest
 
 /// Tasks that call back into their queue while it runs them.

@@ -1,6 +1,7 @@
 import CoreFoundation
 import Foundation
-import IdleWork
+@testable import IdleWork
+@testable import IdleWorkTesting
 import XCTest
 
 /// The CoreFoundation glue on the real main run loop. Synchronous XCTest methods run on the main thread on
@@ -201,4 +202,6 @@ final class LockedBox<Value: Sendable>: @unchecked Sendable {
     get { lock.withLock { stored } }
     set { lock.withLock { stored = newValue } }
   }
+  /// Changes the value in one locked step (a get then a set could interleave with another thread's).
+  func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
 }

@@ -1,7 +1,7 @@
 import CoreFoundation
 import Foundation
-import IdleWork
-import IdleWorkTesting
+@testable import IdleWork
+@testable import IdleWorkTesting
 import XCTest
 
 /// Opt-in work while a scroll is tracked, only for tasks that waited long enough and only within frame slack.
@@ -25,10 +25,10 @@ final class ScrollingSlackTests: XCTestCase {
       let (queue, driver) = manualQueue()
       var ran = 0
       queue.addTask(key: 0) { ran += 1 }
-      driver.advance(byMilliseconds: 1000)
-      driver.runPass(.tracking)
+      driver.advance(by: 1.0)
+      driver.runTrackingPass()
       XCTAssertEqual(ran, 0)
-      driver.runPass(.idle)
+      driver.runPass()
       XCTAssertEqual(ran, 1)
     }
   }
@@ -39,12 +39,12 @@ final class ScrollingSlackTests: XCTestCase {
       let (queue, driver) = Self.slackQueue(clock)
       var ran: [String] = []
       queue.addTask(key: 0) { ran.append("old") }
-      driver.advance(byMilliseconds: 60)
+      driver.advance(by: 0.06)
       queue.addTask(key: 1) { ran.append("young") }
-      driver.runPass(.tracking)
+      driver.runTrackingPass()
       XCTAssertEqual(ran, ["old"], "the young task has waited 0 ms of the 50 required")
-      driver.advance(byMilliseconds: 50)
-      driver.runPass(.tracking)
+      driver.advance(by: 0.05)
+      driver.runTrackingPass()
       XCTAssertEqual(ran, ["old", "young"])
     }
   }
@@ -60,12 +60,12 @@ final class ScrollingSlackTests: XCTestCase {
           clock.secondsToNextFrame! -= 0.003  // each task eats 3 ms of the frame
         }
       }
-      driver.advance(byMilliseconds: 100)
-      driver.runPass(.tracking)
+      driver.advance(by: 0.1)
+      driver.runTrackingPass()
       XCTAssertEqual(ran, 2, "10 ms left: run (7 left), run (4 left, not more than the 4 ms slice): stop")
       XCTAssertFalse(driver.isPassRequested, "a tracking pass never asks for another; frames wake the loop")
       clock.secondsToNextFrame = nil
-      driver.runPass(.tracking)
+      driver.runTrackingPass()
       XCTAssertEqual(ran, 2, "with no frame clock nothing runs while tracking")
     }
   }
@@ -75,7 +75,7 @@ final class ScrollingSlackTests: XCTestCase {
     // process in the hardening tests. Here: valid extremes are accepted.
     let slack = IdleQueue.ScrollingSlack(minimumWait: 0, minimumFrameSlack: 0.0001) { nil }
     XCTAssertEqual(slack.minimumWait, 0)
-    XCTAssertEqual(slack.trackingModes, [IdleQueue.ScrollingSlack.uiTrackingMode])
+    XCTAssertEqual(slack.trackingModes, [RunLoop.Mode("UITrackingRunLoopMode")])
   }
 
   /// On the real loop: a custom tracking mode with a 60 Hz timer as the display link.

@@ -1,5 +1,5 @@
-import IdleWork
-import IdleWorkTesting
+@testable import IdleWork
+@testable import IdleWorkTesting
 import XCTest
 
 /// Several queues on one scheduler: one observer, one per-pass budget, served by priority then FIFO.
@@ -8,8 +8,8 @@ final class SharedSchedulerTests: XCTestCase {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       let scheduler = IdleScheduler(driver: driver, budget: .tasks(3))
-      let prefetch = IdleQueue(scheduler: scheduler, priority: 0, budget: .tasks(10))
-      let visible = IdleQueue(scheduler: scheduler, priority: 10, budget: .tasks(10))
+      let prefetch = IdleQueue(scheduler: scheduler, priority: 0, configuration: .init(budget: .tasks(10)))
+      let visible = IdleQueue(scheduler: scheduler, priority: 10, configuration: .init(budget: .tasks(10)))
       var log: [String] = []
       for i in 0..<2 { prefetch.addTask(key: i) { log.append("prefetch \(i)") } }
       for i in 0..<2 { visible.addTask(key: i) { log.append("visible \(i)") } }
@@ -24,22 +24,22 @@ final class SharedSchedulerTests: XCTestCase {
   func testAMillisecondsBudgetCapsThePassAcrossQueues() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let scheduler = IdleScheduler(driver: driver, budget: .milliseconds(5))
-      let a = IdleQueue(scheduler: scheduler, budget: .tasks(100))
-      let b = IdleQueue(scheduler: scheduler, budget: .tasks(100))
+      let scheduler = IdleScheduler(driver: driver, budget: .seconds(0.005))
+      let a = IdleQueue(scheduler: scheduler, configuration: .init(budget: .tasks(100)))
+      let b = IdleQueue(scheduler: scheduler, configuration: .init(budget: .tasks(100)))
       var ran = 0
       for queue in [a, b] {
         for i in 0..<10 {
           queue.addTask(key: i) {
             ran += 1
-            driver.advance(byMilliseconds: 2)
+            driver.advance(by: 0.002)
           }
         }
       }
       let start = driver.now
       driver.runPass()
       XCTAssertEqual(ran, 3, "2, 4 ms are under 5 ms; the pass ends after the third")
-      XCTAssertEqual(driver.now - start, 6_000_000)
+      XCTAssertEqual(driver.now - start, 0.006, accuracy: 1e-12)
       driver.drain()
       XCTAssertEqual(ran, 20)
     }
@@ -49,8 +49,8 @@ final class SharedSchedulerTests: XCTestCase {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       let scheduler = IdleScheduler(driver: driver, budget: .tasks(4))
-      let first = IdleQueue(scheduler: scheduler, budget: .tasks(1))
-      let second = IdleQueue(scheduler: scheduler, budget: .tasks(5))
+      let first = IdleQueue(scheduler: scheduler, configuration: .init(budget: .tasks(1)))
+      let second = IdleQueue(scheduler: scheduler, configuration: .init(budget: .tasks(5)))
       var log: [String] = []
       for i in 0..<3 {
         first.addTask(key: i) { log.append("first") }

@@ -1,39 +1,10 @@
 import Foundation
-import IdleWork
-import IdleWorkTesting
+@testable import IdleWork
+@testable import IdleWorkTesting
 import XCTest
 
-/// Slicing heavy work: one task per element, and resumable tasks.
+/// Slicing heavy work: resumable tasks.
 final class SlicingTests: XCTestCase {
-  func testOneTaskPerElementEachInItsOwnPass() {
-    MainActor.assumeIsolated {
-      let (queue, driver) = manualQueue()
-      let cell = FakeCell()
-      var drawn: [String] = []
-      let handles = queue.addTasks(for: cell, at: row(5), each: ["avatar", "photo", "badge"]) { _, image in
-        drawn.append(image)
-      }
-      XCTAssertEqual(handles.count, 3)
-      driver.runPass()
-      XCTAssertEqual(drawn, ["avatar"])
-      driver.drain()
-      XCTAssertEqual(drawn, ["avatar", "photo", "badge"])
-      XCTAssertEqual(queue.statistics.passes, 3)
-    }
-  }
-
-  func testElementTasksShareTheirKey() {
-    MainActor.assumeIsolated {
-      let (queue, driver) = manualQueue()
-      var ran: [Int] = []
-      queue.addTasks(key: "batch", for: 1...4) { ran.append($0) }
-      driver.runPass()
-      XCTAssertEqual(queue.cancelTasks(forKey: "batch"), 3)
-      driver.drain()
-      XCTAssertEqual(ran, [1])
-    }
-  }
-
   func testAResumableTaskRunsOneSlicePerPassAndKeepsItsPlace() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()
@@ -59,7 +30,7 @@ final class SlicingTests: XCTestCase {
       let (queue, driver) = manualQueue()
       var done = 0
       queue.addResumableTask(key: "heavy") {
-        driver.advance(byMilliseconds: 1)
+        driver.advance(by: 0.001)
         done += 1
         return done < 30 ? .moreToDo : .done
       }
@@ -97,7 +68,7 @@ final class SlicingTests: XCTestCase {
       }
       driver.runPass()
       driver.runPass()
-      cell.currentIndexPath = row(1)
+      queue.bind(cell, to: row(1))  // the cell is configured for another row
       driver.drain()
       XCTAssertEqual(slices, 2)
       XCTAssertEqual(queue.statistics.skippedAsStale, 1)

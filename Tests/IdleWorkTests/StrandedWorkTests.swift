@@ -1,7 +1,7 @@
 import CoreFoundation
 import Foundation
-import IdleWork
-import IdleWorkTesting
+@testable import IdleWork
+@testable import IdleWorkTesting
 import XCTest
 
 /// Work must never be stranded: whatever is queued runs without anything else waking the loop. Each test

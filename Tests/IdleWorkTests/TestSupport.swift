@@ -1,11 +1,9 @@
 import Foundation
-import IdleWork
-import IdleWorkTesting
+@testable import IdleWork
+@testable import IdleWorkTesting
 
-/// A cell as a table view would reuse it: it shows one index path at a time.
-final class FakeCell: IndexPathReusable {
-  var currentIndexPath: IndexPath?
-}
+/// A cell as a table view would reuse it. IdleWork needs nothing from it: any class will do.
+final class FakeCell {}
 
 /// `IndexPath(row:section:)` is a UIKit addition; on Linux build it from its indexes.
 func row(_ row: Int, section: Int = 0) -> IndexPath {
@@ -17,7 +15,7 @@ final class Probe {}
 
 /// A queue on a manual driver, with the driver, for stepping passes exactly.
 @MainActor
-func manualQueue(budget: IdleQueue.Budget = .default, maximumQueueLength: Int = 30) -> (IdleQueue, ManualPassDriver) {
+func manualQueue(budget: IdleQueue.Budget = .tasks(1), maximumQueueLength: Int = 30) -> (IdleQueue, ManualPassDriver) {
   let driver = ManualPassDriver()
-  return (IdleQueue(driver: driver, budget: budget, maximumQueueLength: maximumQueueLength), driver)
+  return (IdleQueue(driver: driver, configuration: .init(budget: budget, maximumQueueLength: maximumQueueLength)), driver)
 }

@@ -83,7 +83,7 @@ public final class IdleQueue {
   /// The scheduler whose passes serve this queue.
   let scheduler: IdleScheduler
   /// Opt-in work during scrolls; `nil` runs nothing while a scroll is tracked.
-  let scrollingSlack: ScrollingSlack?
+  var scrollingSlack: ScrollingSlack?
   /// Whether this is ``main``, which cannot be invalidated.
   private let isShared: Bool
 

@@ -1,5 +1,5 @@
 import Foundation
-import IdleWorkTesting
+@testable import IdleWorkTesting
 import XCTest
 
 @testable import IdleWork
@@ -42,8 +42,8 @@ final class BadInputTests: XCTestCase {
 
   func testBudgetValidationFailureNamesTheParameterAndItsRange() {
     for valid: IdleQueue.Budget in [
-      .tasks(1), .tasks(Int.max), .milliseconds(0.001), .milliseconds(.leastNonzeroMagnitude),
-      .milliseconds(.greatestFiniteMagnitude),
+      .tasks(1), .tasks(Int.max), .seconds(0.000001), .seconds(.leastNonzeroMagnitude),
+      .seconds(.greatestFiniteMagnitude),
     ] {
       XCTAssertNil(valid.validationFailure, "\(valid) is valid")
     }
@@ -54,8 +54,8 @@ final class BadInputTests: XCTestCase {
       XCTAssertTrue(message.contains("1...Int.max"), message)
     }
     let invalidDurations: [IdleQueue.Budget] = [
-      .milliseconds(0), .milliseconds(-0.0), .milliseconds(-1), .milliseconds(.nan), .milliseconds(.infinity),
-      .milliseconds(-.infinity),
+      .seconds(0.0), .seconds(-0.0), .seconds(-1), .seconds(.nan), .seconds(.infinity),
+      .seconds(-.infinity),
     ]
     for invalid in invalidDurations {
       let message = invalid.validationFailure ?? ""
@@ -73,12 +73,12 @@ private enum BadInput: String, CaseIterable {
   case zeroTasksInInit
   case negativeTasksInSetter
   case zeroTasksInConfiguration
-  case zeroMillisecondsInInit
-  case negativeMillisecondsInSetter
-  case nanMillisecondsInSetter
-  case infiniteMillisecondsInInit
+  case zeroSecondsInInit
+  case negativeSecondsInSetter
+  case nanSecondsInSetter
+  case infiniteSecondsInInit
   case zeroTasksInSchedulerInit
-  case negativeMillisecondsInSchedulerSetter
+  case negativeSecondsInSchedulerSetter
   case negativeMinimumWait
   case zeroMinimumFrameSlack
   case nanMinimumFrameSlack
@@ -94,11 +94,11 @@ private enum BadInput: String, CaseIterable {
     case .zeroTasksInInit, .zeroTasksInConfiguration, .zeroTasksInSchedulerInit:
       return ["budget", ".tasks(0)", "1...Int.max"]
     case .negativeTasksInSetter: return ["budget", ".tasks(-1)", "1...Int.max"]
-    case .zeroMillisecondsInInit: return ["budget", ".milliseconds(0.0)", "finite", "greater than 0"]
-    case .negativeMillisecondsInSetter: return ["budget", ".milliseconds(-1.0)", "finite", "greater than 0"]
-    case .nanMillisecondsInSetter: return ["budget", ".milliseconds(nan)", "finite", "greater than 0"]
-    case .infiniteMillisecondsInInit: return ["budget", ".milliseconds(inf)", "finite", "greater than 0"]
-    case .negativeMillisecondsInSchedulerSetter: return ["budget", ".milliseconds(-0.5)", "finite", "greater than 0"]
+    case .zeroSecondsInInit: return ["budget", ".seconds(0.0)", "finite", "greater than 0"]
+    case .negativeSecondsInSetter: return ["budget", ".seconds(-1.0)", "finite", "greater than 0"]
+    case .nanSecondsInSetter: return ["budget", ".seconds(nan)", "finite", "greater than 0"]
+    case .infiniteSecondsInInit: return ["budget", ".seconds(inf)", "finite", "greater than 0"]
+    case .negativeSecondsInSchedulerSetter: return ["budget", ".seconds(-0.5)", "finite", "greater than 0"]
     case .negativeMinimumWait: return ["minimumWait", "-1.0", "finite", ">= 0"]
     case .zeroMinimumFrameSlack: return ["minimumFrameSlack", "0.0", "finite", "> 0"]
     case .nanMinimumFrameSlack: return ["minimumFrameSlack", "nan", "finite", "> 0"]
@@ -111,7 +111,7 @@ private enum BadInput: String, CaseIterable {
   func perform() {
     switch self {
     case .negativeQueueLengthInInit:
-      _ = IdleQueue(driver: ManualPassDriver(), maximumQueueLength: -1)
+      _ = IdleQueue(driver: ManualPassDriver(), configuration: .init(maximumQueueLength: -1))
     case .negativeQueueLengthInSetter:
       IdleQueue(driver: ManualPassDriver()).maximumQueueLength = -5
     case .negativeQueueLengthInConfiguration:
@@ -119,25 +119,25 @@ private enum BadInput: String, CaseIterable {
       configuration.maximumQueueLength = Int.min
       _ = IdleQueue(configuration: configuration)
     case .zeroTasksInInit:
-      _ = IdleQueue(driver: ManualPassDriver(), budget: .tasks(0))
+      _ = IdleQueue(driver: ManualPassDriver(), configuration: .init(budget: .tasks(0)))
     case .negativeTasksInSetter:
       IdleQueue(driver: ManualPassDriver()).budget = .tasks(-1)
     case .zeroTasksInConfiguration:
       var configuration = IdleQueue.Configuration()
       configuration.budget = .tasks(0)
       _ = IdleQueue(configuration: configuration)
-    case .zeroMillisecondsInInit:
-      _ = IdleQueue(driver: ManualPassDriver(), budget: .milliseconds(0))
-    case .negativeMillisecondsInSetter:
-      IdleQueue(driver: ManualPassDriver()).budget = .milliseconds(-1)
-    case .nanMillisecondsInSetter:
-      IdleQueue(driver: ManualPassDriver()).budget = .milliseconds(.nan)
-    case .infiniteMillisecondsInInit:
-      _ = IdleQueue(driver: ManualPassDriver(), budget: .milliseconds(.infinity))
+    case .zeroSecondsInInit:
+      _ = IdleQueue(driver: ManualPassDriver(), configuration: .init(budget: .seconds(0.0)))
+    case .negativeSecondsInSetter:
+      IdleQueue(driver: ManualPassDriver()).budget = .seconds(-1)
+    case .nanSecondsInSetter:
+      IdleQueue(driver: ManualPassDriver()).budget = .seconds(.nan)
+    case .infiniteSecondsInInit:
+      _ = IdleQueue(driver: ManualPassDriver(), configuration: .init(budget: .seconds(.infinity)))
     case .zeroTasksInSchedulerInit:
       _ = IdleScheduler(driver: ManualPassDriver(), budget: .tasks(0))
-    case .negativeMillisecondsInSchedulerSetter:
-      IdleScheduler(driver: ManualPassDriver()).budget = .milliseconds(-0.5)
+    case .negativeSecondsInSchedulerSetter:
+      IdleScheduler(driver: ManualPassDriver()).budget = .seconds(-0.5)
     case .negativeMinimumWait:
       _ = IdleQueue.ScrollingSlack(minimumWait: -1, timeUntilNextFrame: { nil })
     case .zeroMinimumFrameSlack:

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkTesting
 
 /// Issue 4, item 3: 8 threads add 100,000 tasks through `addTaskFromAnyThread` while the main thread drains
 /// them on the real main run loop and, at times, cancels by key. Every task must be accounted for: run
@@ -21,7 +22,7 @@ final class ConcurrencyStressTests: XCTestCase {
         ProcessInfo.processInfo.environment["IDLEWORK_STRESS_TASKS_PER_THREAD"].flatMap { Int($0) } ?? 12_500
       let total = threadCount * perThread
       var configuration = IdleQueue.Configuration()
-      configuration.maximumQueueLength = IdleQueue.unlimitedQueueLength
+      configuration.maximumQueueLength = Int.max
       let queue = IdleQueue(configuration: configuration)
       defer { queue.invalidate() }
       let ledger = StressLedger(total: total)

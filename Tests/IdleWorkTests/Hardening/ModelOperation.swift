@@ -1,4 +1,5 @@
-import IdleWork
+@testable import IdleWork
+@testable import IdleWorkTesting
 
 /// The vocabulary of the model test: what a generated task is and does, and the operations a sequence
 /// applies — identically — to the real ``IdleQueue`` and to ``ReferenceQueueModel``.
@@ -103,7 +104,7 @@ enum ModelOperation: Sendable, CustomStringConvertible {
     case .removeAll: return "removeAll"
     case .discardDiscardable: return "discardDiscardable"
     case .setCapacity(let capacity):
-      return "setCapacity(\(capacity == IdleQueue.unlimitedQueueLength ? "unlimited" : "\(capacity)"))"
+      return "setCapacity(\(capacity == Int.max ? "unlimited" : "\(capacity)"))"
     case .setBudget(let budget): return "setBudget(\(budget))"
     case .setScrollingSlack(let slack): return "setScrollingSlack(\(slack.map { "\($0)" } ?? "nil"))"
     case .setFrameTime(let ms): return "setFrameTime(\(ms.map { "\($0)" } ?? "nil"))"
@@ -144,11 +145,11 @@ struct ModelSequence: Sendable {
     var nextID = 0
 
     func budget(_ rng: inout SeededGenerator) -> IdleQueue.Budget {
-      rng.chance(50) ? .tasks(rng.int(1...3)) : .milliseconds(rng.pick([0.5, 1, 2.5, 4]))
+      rng.chance(50) ? .tasks(rng.int(1...3)) : .seconds(rng.pick([0.0005, 0.001, 0.0025, 0.004]))
     }
 
     func capacity(_ rng: inout SeededGenerator) -> Int {
-      rng.pick([0, 1, 2, 3, 4, 5, 6, 8, 12, IdleQueue.unlimitedQueueLength])
+      rng.pick([0, 1, 2, 3, 4, 5, 6, 8, 12, Int.max])
     }
 
     mutating func operation(_ rng: inout SeededGenerator) -> ModelOperation {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkTesting
 
 /// Issue 4, items 1 and 2: seeded random operation sequences applied in lock step to the real ``IdleQueue``
 /// (on a manual pass driver and clock) and to ``ReferenceQueueModel``, compared after every operation —

@@ -1,6 +1,6 @@
 import Foundation
-import IdleWork
-import IdleWorkTesting
+@testable import IdleWork
+@testable import IdleWorkTesting
 
 /// Applies ``ModelOperation``s to a real ``IdleQueue`` on a `ManualPassDriver`: passes and the clock move
 /// only when an operation says so, and tasks advance the clock by their simulated cost.
@@ -21,7 +21,7 @@ final class RealQueueUnderTest {
   private let frameClock = FrameClock()
 
   init(budget: IdleQueue.Budget, capacity: Int) {
-    queue = IdleQueue(driver: driver, budget: budget, maximumQueueLength: capacity)
+    queue = IdleQueue(driver: driver, configuration: .init(budget: budget, maximumQueueLength: capacity))
   }
 
   func apply(_ operation: ModelOperation) -> ModelResult {
@@ -45,7 +45,7 @@ final class RealQueueUnderTest {
     case .removeAll:
       queue.removeAllTasks()
     case .discardDiscardable:
-      return .count(queue.discardDiscardableTasks())
+      return .count(queue.dropDiscardableTasks())
     case .setCapacity(let capacity):
       queue.maximumQueueLength = capacity
     case .setBudget(let budget):
@@ -60,11 +60,11 @@ final class RealQueueUnderTest {
     case .setFrameTime(let ms):
       frameClock.milliseconds = ms
     case .advanceClock(let ms):
-      driver.advance(byMilliseconds: ms)
+      driver.advance(by: (ms) / 1000)
     case .runPass:
-      return .flag(driver.runPass(.idle))
+      return .flag(driver.runPass())
     case .runTrackingPass:
-      return .flag(driver.runPass(.tracking))
+      return .flag(driver.runTrackingPass())
     case .invalidate:
       queue.invalidate()
     }
@@ -90,8 +90,10 @@ final class RealQueueUnderTest {
 
   static func indexPath(_ row: Int) -> IndexPath { IndexPath(indexes: [0, row]) }
 
+  /// Binds the cell to `row`, or, for `nil`, to an index path no task uses (a row that queues nothing).
   private func rebind(slot: Int, row: Int?) {
-    cells[slot]?.currentIndexPath = row.map(Self.indexPath)
+    guard let cell = cells[slot] else { return }
+    queue.bind(cell, to: row.map(Self.indexPath) ?? IndexPath(indexes: [1, 0]))
   }
 
   private func cancelHandle(_ index: Int) -> Bool {
@@ -139,7 +141,7 @@ final class RealQueueUnderTest {
   private func runSlice(_ spec: TaskSpec, counter: SliceCounter?) -> IdleQueue.SliceResult {
     let slice = counter?.done ?? 0
     log.append(ModelEvent(id: spec.id, slice: slice))
-    driver.advance(byMilliseconds: spec.costMs)
+    driver.advance(by: (spec.costMs) / 1000)
     if slice == 0, let action = spec.action { perform(action) }
     guard let counter, let slices = spec.slices else { return .done }
     counter.done += 1

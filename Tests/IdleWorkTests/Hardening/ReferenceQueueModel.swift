@@ -1,4 +1,5 @@
-import IdleWork
+@testable import IdleWork
+@testable import IdleWorkTesting
 
 /// One slice that ran: the task's id and the slice's index (0 for a one-shot task).
 struct ModelEvent: Hashable, CustomStringConvertible {
@@ -19,11 +20,14 @@ enum ModelResult: Equatable {
 ///
 /// - FIFO. Every addition that takes the queue past `maximumQueueLength` first drops every stale task,
 ///   then the oldest until it fits (possibly the new task itself). Lowering the capacity trims the same way.
-/// - A cell task is stale when its cell is gone or shows another index path; its key is its index path.
+/// - A cell task belongs to its cell's configuration: adding for a cell joins its configuration when it is
+///   for the same index path and starts a new one otherwise; binding the cell (to any index path, or to
+///   none) starts a new one. A cell task is stale when its cell is gone or its configuration is not the
+///   cell's current one; its key is its index path.
 /// - A pass first takes in tasks added from other threads (each an addition, trimmed as such); then, while
 ///   the budget allows another task, it drops stale tasks at the head (free) and runs the head task.
-///   `.tasks(n)` allows n tasks (a slice counts as one); `.milliseconds(x)` allows the first task and then
-///   another while less than x ms have passed since the pass began.
+///   `.tasks(n)` allows n tasks (a slice counts as one); `.seconds(x)` allows the first task and then
+///   another while less than x s have passed since the pass began.
 /// - A one-shot task leaves the queue, counted executed, just before it runs; a resumable slice runs in
 ///   place and the task leaves as executed when the slice reports `.done` (if it is still queued then),
 ///   keeping its place at the head otherwise.
@@ -38,6 +42,8 @@ struct ReferenceQueueModel {
     let spec: TaskSpec
     /// The generation of the cell slot when the task was added (a new cell in the slot is a new cell).
     let generation: Int
+    /// The cell's configuration when the task was added.
+    let configuration: Int
     let enqueuedAt: UInt64
     var slicesDone = 0
   }
@@ -46,6 +52,7 @@ struct ReferenceQueueModel {
     var generation = 0
     var isAlive = true
     var row: Int?
+    var configuration = 0
   }
 
   private(set) var entries: [Entry] = []
@@ -53,8 +60,6 @@ struct ReferenceQueueModel {
   /// Background tasks dropped before the main thread took them in (the hand-over keeps the newest
   /// `capacity`), counted as added and evicted when the rest is taken in.
   private var droppedFromInbox = 0
-  /// Ids of those dropped tasks: their closures are released on the main thread when the rest is taken in.
-  private var awaitingRelease: [Int] = []
   private(set) var cells = Array(repeating: Cell(), count: ModelSequence.cellSlots)
   /// The task id behind each handle, in the order handles were issued.
   private(set) var handles: [Int] = []
@@ -87,7 +92,8 @@ struct ReferenceQueueModel {
   var pendingIDs: Set<Int> { Set(entries.map(\.spec.id)).union(inbox.map(\.id)) }
   /// Tasks whose closures must still be alive: the pending ones and those dropped from the hand-over but not
   /// yet released on the main thread.
-  var aliveIDs: Set<Int> { pendingIDs.union(awaitingRelease) }
+  /// Dropped hand-overs are released at once (the model check adds them on the main thread).
+  var aliveIDs: Set<Int> { pendingIDs }
 
   func isQueued(handle index: Int) -> Bool {
     let id = handles[index]
@@ -172,14 +178,19 @@ struct ReferenceQueueModel {
   private mutating func add(_ spec: TaskSpec) {
     handles.append(spec.id)
     var generation = 0
+    var configuration = 0
     if let slot = spec.cell {
-      // Adding for a cell sets its index path, even on an invalidated queue; an empty slot gets a new cell.
+      // Adding for a cell binds it, even on an invalidated queue; an empty slot gets a new cell.
       if !cells[slot].isAlive { cells[slot] = Cell(generation: cells[slot].generation + 1, isAlive: true, row: nil) }
-      cells[slot].row = spec.row
+      if cells[slot].row != spec.row {
+        cells[slot].row = spec.row
+        cells[slot].configuration += 1
+      }
       generation = cells[slot].generation
+      configuration = cells[slot].configuration
     }
     guard !isInvalidated else { return }
-    append(Entry(spec: spec, generation: generation, enqueuedAt: now))
+    append(Entry(spec: spec, generation: generation, configuration: configuration, enqueuedAt: now))
     expectsPassRequest = true
   }
 
@@ -192,7 +203,9 @@ struct ReferenceQueueModel {
   }
 
   private mutating func rebind(slot: Int, row: Int?) {
-    if cells[slot].isAlive { cells[slot].row = row }
+    guard cells[slot].isAlive else { return }
+    cells[slot].row = row
+    cells[slot].configuration += 1
   }
 
   private mutating func append(_ entry: Entry) {
@@ -204,7 +217,7 @@ struct ReferenceQueueModel {
   private func isStale(_ entry: Entry) -> Bool {
     guard let slot = entry.spec.cell else { return false }
     let cell = cells[slot]
-    return !cell.isAlive || cell.generation != entry.generation || cell.row != entry.spec.row
+    return !cell.isAlive || cell.generation != entry.generation || cell.configuration != entry.configuration
   }
 
   private mutating func trimIfOver() {
@@ -220,7 +233,7 @@ struct ReferenceQueueModel {
 
   private mutating func trimInbox() {
     while inbox.count > capacity {
-      awaitingRelease.append(inbox.removeFirst().id)
+      inbox.removeFirst()
       droppedFromInbox += 1
     }
   }
@@ -229,10 +242,9 @@ struct ReferenceQueueModel {
     added += droppedFromInbox
     evicted += droppedFromInbox
     droppedFromInbox = 0
-    awaitingRelease = []
     let waiting = inbox
     inbox = []
-    for spec in waiting { append(Entry(spec: spec, generation: 0, enqueuedAt: now)) }
+    for spec in waiting { append(Entry(spec: spec, generation: 0, configuration: 0, enqueuedAt: now)) }
   }
 
   private mutating func cancel(where matches: (Entry) -> Bool) -> Int {
@@ -258,7 +270,6 @@ struct ReferenceQueueModel {
     added += inbox.count + droppedFromInbox
     evicted += droppedFromInbox
     droppedFromInbox = 0
-    awaitingRelease = []
     cancelled += inbox.count + entries.count
     inbox = []
     entries = []
@@ -271,7 +282,7 @@ struct ReferenceQueueModel {
   private func budgetAllows(tasksRun: Int, since start: UInt64) -> Bool {
     switch budget {
     case .tasks(let limit): return tasksRun < limit
-    case .milliseconds(let ms): return tasksRun == 0 || now - start < UInt64(ms * 1_000_000)
+    case .seconds(let seconds): return tasksRun == 0 || now - start < UInt64(seconds * 1e9)
     }
   }
 

@@ -1,5 +1,5 @@
 import Foundation
-import IdleWorkTesting
+@testable import IdleWorkTesting
 import XCTest
 
 @testable import IdleWork
@@ -25,7 +25,7 @@ final class SoakTests: XCTestCase {
       let capacity = 30
       let started = Date()
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, budget: .tasks(1), maximumQueueLength: capacity)
+      let queue = IdleQueue(driver: driver, configuration: .init(budget: .tasks(1), maximumQueueLength: capacity))
       let lifetimes = LifetimeRegistry()
       let ran = RunCounter()
       var pool: [HardeningCell] = (0..<20).map { _ in HardeningCell() }
@@ -53,8 +53,8 @@ final class SoakTests: XCTestCase {
           if old != nil { cellsOutlivingTheirFate += 1 }
         }
         if row % 4 == 0 {
-          // A cell is prepared for reuse: its queued tasks become stale (it shows no index path).
-          pool[(slot + 7) % pool.count].currentIndexPath = nil
+          // A cell is reused for a row that queues nothing: its queued tasks become stale.
+          queue.bind(pool[(slot + 7) % pool.count], to: IndexPath(indexes: [1, row]))
         }
         // Reusing the cell for this row makes its tasks for an earlier row stale.
         let cell = pool[slot]
