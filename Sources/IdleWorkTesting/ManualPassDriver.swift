@@ -46,8 +46,9 @@ public final class ManualPassDriver: IdlePassDriver {
 
   /// Moves the clock forward by `seconds` (finite, `>= 0`; anything else stops the test with a message).
   public func advance(by seconds: TimeInterval) {
-    precondition(
-      seconds.isFinite && seconds >= 0, "IdleWorkTesting: advance(by: \(seconds)) is invalid: it must be finite and >= 0")
+    if !(seconds.isFinite && seconds >= 0) {
+      fatalError("IdleWorkTesting: advance(by: \(seconds)) is invalid: it must be finite and >= 0")
+    }
     nanoseconds += UInt64((seconds * 1e9).rounded())
   }
 

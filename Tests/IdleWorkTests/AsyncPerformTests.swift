@@ -26,6 +26,49 @@ final class AsyncPerformTests: XCTestCase {
   }
 
   @MainActor
+  func testOnceTheCallerIsCancelledTheWorkNeverStartsEvenIfAPassComesFirst() async {
+    let (queue, driver) = manualQueue()
+    let started = LockedBox(false)
+    let call = Task { @MainActor in
+      try await queue.perform(key: "k") {
+        started.value = true
+        return 1
+      }
+    }
+    await waitUntilQueued(queue)
+    call.cancel()
+    driver.runPass()  // at once: no main-actor hop has had a chance to run in between
+    XCTAssertFalse(started.value, "the work started after its caller was cancelled")
+    XCTAssertEqual(queue.statistics.cancelled, 1)
+    XCTAssertEqual(queue.statistics.executed, 0)
+    do {
+      _ = try await call.value
+      XCTFail("expected CancellationError")
+    } catch {
+      XCTAssertTrue(error is CancellationError, "\(error)")
+    }
+  }
+
+  @MainActor
+  func testCancellingFromAnotherThreadResumesTheCallerWithoutThePassOrTheMainActor() async {
+    let (queue, _) = manualQueue()
+    let call = Task { @MainActor in try await queue.perform(key: "k") { 1 } }
+    await waitUntilQueued(queue)
+    let cancelled = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      call.cancel()
+      cancelled.signal()
+    }
+    cancelled.wait()  // the main actor is blocked here: the caller must be resumed all the same
+    do {
+      _ = try await call.value
+      XCTFail("expected CancellationError")
+    } catch {
+      XCTAssertTrue(error is CancellationError, "\(error)")
+    }
+  }
+
+  @MainActor
   func testPerformRethrowsTheClosuresError() async {
     struct Boom: Error {}
     let (queue, driver) = manualQueue()

@@ -92,6 +92,9 @@ public final class IdleQueue {
   let cells = CellRegistry()
   let notificationObservers = NotificationObservers()
   private(set) var isInvalidated = false
+  /// Set when a pass found only parked tasks (cells off screen): no pass is asked for until a task is
+  /// added or a cell is shown again, so an off-screen cell's work never keeps the loop spinning.
+  private var onlyParkedLeft = false
 
   /// Work per pass. Default `.tasks(1)`. An invalid value (`.tasks(n)` with `n < 1`, or a non-finite or
   /// non-positive `.seconds`) stops the program with a message naming the parameter and its range.
@@ -235,6 +238,7 @@ public final class IdleQueue {
     let record = cells.configuration(of: cell, for: indexPath)
     guard !record.isDisplayed else { return }
     record.isDisplayed = true
+    onlyParkedLeft = false
     if !list.isEmpty { scheduler.setNeedsPass() }
   }
 
@@ -299,7 +303,7 @@ public final class IdleQueue {
   // MARK: Serving passes
 
   /// Tasks queued, or a hand-over from other threads not yet taken in.
-  var hasPendingWork: Bool { !isInvalidated && (!list.isEmpty || inbox.needsDrain) }
+  var hasPendingWork: Bool { !isInvalidated && ((!list.isEmpty && !onlyParkedLeft) || inbox.needsDrain) }
 
   func takeInBackgroundTasks() {
     let drained = inbox.drain()
@@ -325,7 +329,10 @@ public final class IdleQueue {
       let (candidate, skipped) = list.firstRunnable(state: { $0.state })
       didWork = didWork || !skipped.isEmpty
       release(skipped)
-      guard let entry = candidate else { break }
+      guard let entry = candidate else {
+        onlyParkedLeft = !list.isEmpty
+        break
+      }
       if let slack, !slack.allows(waited: now &- entry.enqueuedAt) { break }
       didWork = true
       if let claim = entry.payload.claim, !claim() {
@@ -366,6 +373,7 @@ public final class IdleQueue {
     let (seq, removed) = list.append(
       key: key, payload: task, canBeStale: task.binding != nil, isDiscardable: discardable,
       now: scheduler.driver.nanoseconds, state: { $0.state })
+    onlyParkedLeft = false
     release(removed)
     if !list.isEmpty { scheduler.setNeedsPass() }
     return IdleTaskHandle(queue: self, seq: seq)

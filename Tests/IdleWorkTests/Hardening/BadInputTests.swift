@@ -84,6 +84,8 @@ private enum BadInput: String, CaseIterable {
   case nanMinimumFrameSlack
   case negativeMinimumWaitInSetter
   case infiniteMinimumFrameSlackInSetter
+  case invalidatingTheSharedQueue
+  case negativeManualClockAdvance
 
   /// What the message must contain: the parameter, the bad value and the valid range.
   var expectedMessageFragments: [String] {
@@ -104,6 +106,8 @@ private enum BadInput: String, CaseIterable {
     case .nanMinimumFrameSlack: return ["minimumFrameSlack", "nan", "finite", "> 0"]
     case .negativeMinimumWaitInSetter: return ["minimumWait", "-2.0", "finite", ">= 0"]
     case .infiniteMinimumFrameSlackInSetter: return ["minimumFrameSlack", "inf", "finite", "> 0"]
+    case .invalidatingTheSharedQueue: return ["IdleQueue.main cannot be invalidated", "removeAllTasks()"]
+    case .negativeManualClockAdvance: return ["advance(by: -1.0)", "finite", ">= 0"]
     }
   }
 
@@ -150,6 +154,10 @@ private enum BadInput: String, CaseIterable {
     case .infiniteMinimumFrameSlackInSetter:
       var slack = IdleQueue.ScrollingSlack(timeUntilNextFrame: { nil })
       slack.minimumFrameSlack = .infinity
+    case .invalidatingTheSharedQueue:
+      IdleQueue.main.invalidate()
+    case .negativeManualClockAdvance:
+      ManualPassDriver().advance(by: -1)
     }
   }
 }
