@@ -50,25 +50,6 @@ final class AsyncPerformTests: XCTestCase {
   }
 
   @MainActor
-  func testCancellingFromAnotherThreadResumesTheCallerWithoutThePassOrTheMainActor() async {
-    let (queue, _) = manualQueue()
-    let call = Task { @MainActor in try await queue.perform(key: "k") { 1 } }
-    await waitUntilQueued(queue)
-    let cancelled = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      call.cancel()
-      cancelled.signal()
-    }
-    cancelled.wait()  // the main actor is blocked here: the caller must be resumed all the same
-    do {
-      _ = try await call.value
-      XCTFail("expected CancellationError")
-    } catch {
-      XCTAssertTrue(error is CancellationError, "\(error)")
-    }
-  }
-
-  @MainActor
   func testPerformRethrowsTheClosuresError() async {
     struct Boom: Error {}
     let (queue, driver) = manualQueue()

@@ -1,12 +1,12 @@
 import Foundation
-import IdleWork
 
 /// A reusable feed cell: a title and three image views, each with its own fade-in.
 ///
-/// It conforms to IdleWork's `IndexPathReusable`, as a `UITableViewCell` subclass would through
-/// DWU's `currentIndexPath` category: the index path it shows now, rebound on every reuse.
+/// It has its own `currentIndexPath`, as a cell of an app coming from DWURunLoopWorkDistribution would:
+/// the index path it shows now, rebound on every reuse, read by the baselines' guards. IdleWork does not
+/// use it (it keeps its own record of each cell's configuration).
 @MainActor
-final class FeedCell: IndexPathReusable {
+final class FeedCell {
   /// One image view's content.
   struct ImageSlot {
     /// The row whose image this slot holds, or `nil` while it is blank.

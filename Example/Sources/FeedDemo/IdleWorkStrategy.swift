@@ -30,8 +30,8 @@ final class IdleWorkStrategy: FeedStrategy {
   /// The configuration this strategy's queue is created with.
   func configuration(for workload: Workload, displayLink: DisplayLink) -> IdleQueue.Configuration {
     var configuration = IdleQueue.Configuration()
-    if variant == .milliseconds4 { configuration.budget = .milliseconds(4) }
-    if workload == .throughput { configuration.maximumQueueLength = IdleQueue.unlimitedQueueLength }
+    if variant == .milliseconds4 { configuration.budget = .seconds(0.004) }
+    if workload == .throughput { configuration.maximumQueueLength = Int.max }
     return configuration
   }
 
@@ -58,7 +58,7 @@ final class IdleWorkStrategy: FeedStrategy {
 
   /// The app's `tableView(_:didEndDisplaying:forRowAt:)`: one line, as IdleWork documents it.
   func cellDidEndDisplaying(_ cell: FeedCell, forRowAt indexPath: IndexPath) {
-    queue?.cellDidEndDisplaying(cell)
+    queue?.cellDidEndDisplaying(cell, at: indexPath)
   }
 
   func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void) {

@@ -7,7 +7,7 @@ import IdleWork
 @MainActor
 enum RunLoopModes {
   /// UIKit's tracking mode name, `UITrackingRunLoopMode` (IdleWork's `ScrollingSlack.uiTrackingMode`).
-  static let tracking: RunLoop.Mode = IdleQueue.ScrollingSlack.uiTrackingMode
+  static let tracking: RunLoop.Mode = RunLoop.Mode("UITrackingRunLoopMode")
 
   /// The tracking mode as a CoreFoundation string.
   static let trackingCF: CFString = cfString(tracking.rawValue)
