@@ -106,15 +106,15 @@ final class AsyncPerformTests: XCTestCase {
     queue.invalidate()
     do {
       _ = try await call.value
-      XCTFail("expected IdleWorkError.invalidated")
+      XCTFail("expected IdleWorkError.cancelled (invalidation)")
     } catch {
-      XCTAssertEqual(error as? IdleWorkError, .invalidated)
+      XCTAssertEqual(error as? IdleWorkError, .cancelled)
     }
     do {
       _ = try await queue.perform(key: 1) { 2 }
       XCTFail("perform on an invalidated queue must throw")
     } catch {
-      XCTAssertEqual(error as? IdleWorkError, .invalidated)
+      XCTAssertEqual(error as? IdleWorkError, .cancelled)
     }
   }
 
@@ -159,16 +159,16 @@ final class AsyncPerformStoppedSchedulerTests: XCTestCase {
     scheduler.stop()
     do {
       _ = try await call.value
-      XCTFail("expected IdleWorkError.invalidated")
+      XCTFail("expected IdleWorkError.cancelled (invalidation)")
     } catch {
-      XCTAssertEqual(error as? IdleWorkError, .invalidated)
+      XCTAssertEqual(error as? IdleWorkError, .cancelled)
     }
     let late = IdleQueue(scheduler: scheduler)
     do {
       _ = try await late.perform(key: 0) { 2 }
       XCTFail("a queue on a stopped scheduler must refuse work")
     } catch {
-      XCTAssertEqual(error as? IdleWorkError, .invalidated)
+      XCTAssertEqual(error as? IdleWorkError, .cancelled)
     }
   }
 }

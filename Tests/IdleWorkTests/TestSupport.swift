@@ -19,3 +19,23 @@ func manualQueue(budget: IdleQueue.Budget = .tasks(1), maximumQueueLength: Int =
   let driver = ManualPassDriver()
   return (IdleQueue(driver: driver, configuration: .init(budget: budget, maximumQueueLength: maximumQueueLength)), driver)
 }
+
+/// Test-only equality: the public types need none, the tests compare whole values.
+extension IdleQueue.Statistics: Equatable {
+  public static func == (a: Self, b: Self) -> Bool {
+    [a.added, a.executed, a.slicesRun, a.skippedAsStale, a.evicted, a.cancelled, a.pending, a.passes]
+      == [b.added, b.executed, b.slicesRun, b.skippedAsStale, b.evicted, b.cancelled, b.pending, b.passes]
+      && a.longestPassDuration == b.longestPassDuration
+  }
+}
+
+/// Test-only equality of budgets.
+extension IdleQueue.Budget: Equatable {
+  public static func == (a: Self, b: Self) -> Bool {
+    switch (a, b) {
+    case (.tasks(let x), .tasks(let y)): return x == y
+    case (.seconds(let x), .seconds(let y)): return x == y
+    default: return false
+    }
+  }
+}

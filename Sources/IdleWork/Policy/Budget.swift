@@ -4,7 +4,7 @@ extension IdleQueue {
   /// A pass happens each time the main run loop is about to sleep. The budget decides how many tasks run
   /// in it: a small budget keeps input and frames first; a larger one drains a queue faster when the
   /// screen is still. Tasks skipped as stale never count against the budget.
-  public enum Budget: Sendable, Hashable {
+  public enum Budget: Sendable {
     /// Run at most this many tasks per pass. Valid range: `1...Int.max`. The default is `.tasks(1)`.
     case tasks(Int)
     /// Keep running tasks in this pass until this many seconds have passed since the pass began

@@ -3,7 +3,7 @@ extension IdleQueue {
   ///
   /// Every task added ends as exactly one of executed, skipped as stale, evicted or cancelled, or is
   /// still pending: `added == executed + skippedAsStale + evicted + cancelled + pending` always holds.
-  public struct Statistics: Sendable, Hashable {
+  public struct Statistics: Sendable {
     /// Tasks accepted by the queue (background additions count once they reach the main thread).
     public internal(set) var added = 0
     /// Tasks that ran to completion (a resumable task counts once, when its last slice finishes).

@@ -18,7 +18,7 @@ extension IdleQueue {
   public func perform<T: Sendable>(
     key: some Hashable, discardable: Bool = false, _ work: @escaping @MainActor () throws -> T
   ) async throws -> T {
-    guard !isInvalidated else { throw IdleWorkError.invalidated }
+    guard !isInvalidated else { throw IdleWorkError.cancelled }
     try Task.checkCancellation()
     let waiter = PerformWaiter<T>()
     return try await withTaskCancellationHandler {
@@ -33,7 +33,7 @@ extension IdleQueue {
             }
           })
         task.claim = { waiter.claim() }
-        task.onDrop = { [weak self] fate in waiter.finish(with: .failure(Self.error(for: fate, self))) }
+        task.onDrop = { fate in waiter.finish(with: .failure(fate == .evicted ? IdleWorkError.evicted : .cancelled)) }
         let handle = enqueue(key: TaskKey(key), task, discardable: discardable)
         waiter.setRemover { handle.cancel() }
       }
@@ -42,10 +42,6 @@ extension IdleQueue {
     }
   }
 
-  private static func error(for fate: TaskFate, _ queue: IdleQueue?) -> IdleWorkError {
-    if queue?.isInvalidated ?? true { return .invalidated }
-    return fate == .evicted ? .evicted : .cancelled
-  }
 }
 
 /// The bridge between one `perform` call and its queued task, safe from any thread: the continuation is

@@ -1,12 +1,13 @@
 /// Why ``IdleQueue/perform(key:discardable:_:)`` could not run its closure.
 ///
 /// An awaiting caller is never left hanging: if the closure will never run, `perform` throws one of these
-/// (or `CancellationError` when the awaiting task itself was cancelled).
+/// (or `CancellationError` when the awaiting task itself was cancelled). The two cases match the queue's
+/// ``IdleQueue/Statistics``: a task leaves unrun as evicted or as cancelled.
 public enum IdleWorkError: Error, Sendable, Hashable {
   /// The queue was over ``IdleQueue/maximumQueueLength`` and the task was the oldest.
   case evicted
-  /// The task was cancelled through its key, ``IdleQueue/removeAllTasks()`` or a memory-pressure purge.
+  /// The task was cancelled through its key, ``IdleQueue/removeAllTasks()``,
+  /// ``IdleQueue/dropDiscardableTasks()`` or a replacing addition, or its queue was invalidated (before
+  /// it ran, or before `perform` was called).
   case cancelled
-  /// The queue was invalidated before the task ran (or before `perform` was called).
-  case invalidated
 }

@@ -1,7 +1,7 @@
 import UIKit
 
-/// One row of the demo: a label on top and three 85 × 85 pt images below, laid out in code. `UITableViewCell`
-/// conforms to IdleWork's `IndexPathReusable`, so this cell can be handed to `addTask(for:at:)` as it is.
+/// One row of the demo: a label on top and three 85 × 85 pt images below, laid out in code. IdleWork needs
+/// nothing from it: any cell can be handed to `bind(_:to:)` and `addTask(for:at:)` as it is.
 final class ImageRowCell: UITableViewCell {
   static let reuseIdentifier = "ImageRowCell"
 
