@@ -2,7 +2,7 @@
 # .ci/check-podspec (version, platforms, Swift version, source glob); change them together.
 Pod::Spec.new do |s|
   s.name             = 'IdleWork'
-  s.version          = '0.1.0'
+  s.version          = '0.2.0'
   s.summary          = 'Runs small main-thread tasks when the main run loop is about to sleep, so frames come first.'
   s.description      = <<-DESC
     IdleWork slices heavy main-thread work (image draws, text layout) into small tasks that run when the main

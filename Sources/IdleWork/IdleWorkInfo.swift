@@ -8,5 +8,5 @@ package enum IdleWorkInfo {
   /// SwiftPM takes a release's version from its git tag and CocoaPods from `IdleWork.podspec`; this constant is the
   /// one place the number is written in the sources, so a log line or a bug report can say which IdleWork ran.
   /// CI (`.ci/check-podspec`) fails unless the podspec's `version` equals it and, on a tagged commit, the tag does too.
-  package static let version = "0.1.0"
+  package static let version = "0.2.0"
 }
