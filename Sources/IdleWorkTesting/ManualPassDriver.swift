@@ -1,5 +1,5 @@
 import Foundation
-import IdleWork
+@_spi(IdleWorkTesting) import IdleWork
 
 /// A pass driver for unit tests: passes run only when the test asks, and time moves only when the test
 /// moves it. No run loop, no waiting, exact outcomes.
@@ -12,34 +12,34 @@ import IdleWork
 /// driver.drain()            // passes until no pass is requested
 /// ```
 @MainActor
-public final class ManualPassDriver: IdlePassDriver {
-  private var pass: (@MainActor (IdlePassKind) -> Bool)?
-  private let wakeups = WakeCounter()
-  /// The clock in nanoseconds, the unit the scheduler reads.
-  package private(set) var nanoseconds: UInt64 = 0
+public final class ManualPassDriver {
+  /// What the scheduler drives: the pass handler, the clock and the requests (kept apart so that the
+  /// driver protocol stays out of the public API).
+  let core = Core()
 
   /// The clock, in seconds since the driver was created; it moves only when you call ``advance(by:)``
   /// (from inside a task, to make the task take time).
-  public var now: TimeInterval { Double(nanoseconds) / 1e9 }
+  public var now: TimeInterval { Double(core.nanoseconds) / 1e9 }
+
+  /// The clock in nanoseconds, the unit the scheduler reads.
+  var nanoseconds: UInt64 { core.nanoseconds }
 
   /// Whether a pass is due: a queue asked for one since the last pass (tasks are pending), or another
   /// thread added a task.
-  public var isPassRequested: Bool { requested || wakeups.value > 0 }
+  public var isPassRequested: Bool { core.requested || core.wakeups.value > 0 }
 
   /// How many times queues asked for a pass (each is a run-loop wake-up with the real driver).
-  private(set) var passRequests = 0
+  var passRequests: Int { core.passRequests }
 
   /// How many passes this driver has run.
   private(set) var passesRun = 0
 
   /// Whether the scheduler stopped the driver: its only queue was invalidated. (A queue that is simply
   /// released stops nothing: later passes find no queue and do nothing.)
-  private(set) var isStopped = false
+  var isStopped: Bool { core.isStopped }
 
   /// Whether the last pass ran at least one task.
   private(set) var lastPassRanTasks = false
-
-  private var requested = false
 
   /// Creates a driver whose clock starts at 0.
   public init() {}
@@ -49,7 +49,7 @@ public final class ManualPassDriver: IdlePassDriver {
     if !(seconds.isFinite && seconds >= 0) {
       fatalError("IdleWorkTesting: advance(by: \(seconds)) is invalid: it must be finite and >= 0")
     }
-    nanoseconds += UInt64((seconds * 1e9).rounded())
+    core.nanoseconds += UInt64((seconds * 1e9).rounded())
   }
 
   /// Runs one idle pass now, as the run loop does before sleeping in the default mode. Returns `false`,
@@ -73,40 +73,47 @@ public final class ManualPassDriver: IdlePassDriver {
   }
 
   private func run(_ kind: IdlePassKind) -> Bool {
-    guard let pass, !isStopped else { return false }
-    requested = false
-    wakeups.reset()
+    guard let pass = core.pass, !core.isStopped else { return false }
+    core.requested = false
+    core.wakeups.reset()
     passesRun += 1
     lastPassRanTasks = pass(kind)
     return true
   }
 
-  // MARK: IdlePassDriver
+  /// The driver the scheduler sees.
+  final class Core: IdlePassDriver {
+    var pass: (@MainActor (IdlePassKind) -> Bool)?
+    let wakeups = WakeCounter()
+    var nanoseconds: UInt64 = 0
+    var requested = false
+    var passRequests = 0
+    var isStopped = false
 
-  /// Called by the scheduler; keeps the pass handler. A driver serves one scheduler.
-  package func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool) {
-    precondition(
-      self.pass == nil && !isStopped,
-      "IdleWorkTesting: a ManualPassDriver serves one queue; create one driver per queue")
-    self.pass = pass
-  }
+    /// Called by the scheduler; keeps the pass handler. A driver serves one queue.
+    func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool) {
+      precondition(
+        self.pass == nil && !isStopped, "IdleWorkTesting: a ManualPassDriver serves one queue; create one per queue")
+      self.pass = pass
+    }
 
-  /// Called by the scheduler when tasks are pending; recorded in ``isPassRequested``.
-  package func requestPass() {
-    requested = true
-    passRequests += 1
-  }
+    /// Called by the scheduler when tasks are pending; recorded in `isPassRequested`.
+    func requestPass() {
+      requested = true
+      passRequests += 1
+    }
 
-  /// Called by the scheduler when it stops; later passes do nothing.
-  package func stop() {
-    isStopped = true
-    pass = nil
-  }
+    /// Called by the scheduler when it stops; later passes do nothing.
+    func stop() {
+      isStopped = true
+      pass = nil
+    }
 
-  /// A thread-safe waker that marks a pass as requested.
-  package nonisolated func makeWaker() -> @Sendable () -> Void {
-    let wakeups = self.wakeups
-    return { wakeups.increment() }
+    /// A thread-safe waker that marks a pass as requested.
+    nonisolated func makeWaker() -> @Sendable () -> Void {
+      let wakeups = self.wakeups
+      return { wakeups.increment() }
+    }
   }
 }
 
@@ -115,12 +122,12 @@ extension IdleQueue {
   /// ``IdleQueue/main`` or `IdleQueue(configuration:)`. `configuration`'s modes and scrolling-slack modes
   /// are not observed (the driver decides which kind of pass runs); everything else applies.
   public convenience init(driver: ManualPassDriver, configuration: Configuration = Configuration()) {
-    self.init(passDriver: driver, configuration: configuration)
+    self.init(passDriver: driver.core, configuration: configuration)
   }
 }
 
 /// Counts wake-ups from any thread.
-private final class WakeCounter: @unchecked Sendable {
+final class WakeCounter: @unchecked Sendable {
   private let lock = NSLock()
   private var count = 0
 

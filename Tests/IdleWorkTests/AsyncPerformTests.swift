@@ -152,7 +152,7 @@ final class AsyncPerformStoppedSchedulerTests: XCTestCase {
   @MainActor
   func testPerformThrowsInvalidatedWhenTheSchedulerStops() async {
     let driver = ManualPassDriver()
-    let scheduler = IdleScheduler(driver: driver)
+    let scheduler = IdleScheduler(driver: driver.core)
     let queue = IdleQueue(scheduler: scheduler)
     let call = Task { @MainActor in try await queue.perform(key: 0) { 1 } }
     for _ in 0..<10_000 where queue.statistics.added == 0 { await Task.yield() }

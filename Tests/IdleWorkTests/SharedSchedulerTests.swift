@@ -7,7 +7,7 @@ final class SharedSchedulerTests: XCTestCase {
   func testQueuesShareOneBudgetServedByPriorityThenFIFO() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let scheduler = IdleScheduler(driver: driver, budget: .tasks(3))
+      let scheduler = IdleScheduler(driver: driver.core, budget: .tasks(3))
       let prefetch = IdleQueue(scheduler: scheduler, priority: 0, configuration: .init(budget: .tasks(10)))
       let visible = IdleQueue(scheduler: scheduler, priority: 10, configuration: .init(budget: .tasks(10)))
       var log: [String] = []
@@ -24,7 +24,7 @@ final class SharedSchedulerTests: XCTestCase {
   func testAMillisecondsBudgetCapsThePassAcrossQueues() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let scheduler = IdleScheduler(driver: driver, budget: .seconds(0.005))
+      let scheduler = IdleScheduler(driver: driver.core, budget: .seconds(0.005))
       let a = IdleQueue(scheduler: scheduler, configuration: .init(budget: .tasks(100)))
       let b = IdleQueue(scheduler: scheduler, configuration: .init(budget: .tasks(100)))
       var ran = 0
@@ -48,7 +48,7 @@ final class SharedSchedulerTests: XCTestCase {
   func testEachQueuesOwnBudgetCapsItsShare() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let scheduler = IdleScheduler(driver: driver, budget: .tasks(4))
+      let scheduler = IdleScheduler(driver: driver.core, budget: .tasks(4))
       let first = IdleQueue(scheduler: scheduler, configuration: .init(budget: .tasks(1)))
       let second = IdleQueue(scheduler: scheduler, configuration: .init(budget: .tasks(5)))
       var log: [String] = []
@@ -64,7 +64,7 @@ final class SharedSchedulerTests: XCTestCase {
   func testInvalidatingOneQueueLeavesTheOthersRunning() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let scheduler = IdleScheduler(driver: driver, budget: nil)
+      let scheduler = IdleScheduler(driver: driver.core, budget: nil)
       let a = IdleQueue(scheduler: scheduler)
       let b = IdleQueue(scheduler: scheduler)
       var ran: [String] = []

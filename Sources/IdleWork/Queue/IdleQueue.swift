@@ -4,8 +4,10 @@ import Foundation
 ///
 /// `cellForRowAt` hands heavy work (image draws, text layout) to the queue instead of doing it at once;
 /// the queue runs a small slice of it each time the run loop is about to sleep — after input, timers and
-/// Core Animation's commit — so the frame being committed never waits for it. In the default mode only,
-/// so nothing runs while a finger drags a scroll view.
+/// Core Animation's commit — so the frame being committed never waits for it (a task still holds the main
+/// thread while it runs, so a long one can delay the next frame: keep tasks small). By default in the
+/// default run-loop mode only, so nothing runs while a finger drags a scroll view (see
+/// ``ScrollingSlack`` to opt in).
 ///
 /// ```swift
 /// IdleQueue.main.bind(cell, to: indexPath)
@@ -14,12 +16,19 @@ import Foundation
 /// }
 /// ```
 ///
+/// - **Cells:** ``bind(_:to:)`` at the top of `cellForRowAt` starts a new configuration of the cell, so
+///   its earlier tasks are skipped as stale; ``cellDidEndDisplaying(_:at:)`` parks a cell's tasks while it
+///   is off screen and ``cellWillDisplay(_:at:)`` lets them run again.
 /// - **Order and capacity:** FIFO. Past ``maximumQueueLength``, stale tasks (cell gone or configured
 ///   again) are dropped first, then those of cells off screen, then the oldest. Every task added is
-///   accounted for in ``statistics``.
-/// - **Budget:** ``budget`` decides how many tasks a pass runs; stale tasks are skipped for free.
-/// - **Waking:** while tasks remain the run loop comes round again at once; when the queue is empty the
-///   loop sleeps — no timer, no polling.
+///   accounted for in ``statistics-swift.property``.
+/// - **Budget:** ``budget-swift.property`` decides how much a pass runs; stale tasks are skipped without
+///   counting against it.
+/// - **Waking:** while runnable tasks remain the run loop comes round again at once; after a pass that ran
+///   tasks it comes round once more, so that their changes are committed; then, with nothing runnable
+///   left, it sleeps — no timer, no polling.
+/// - **Memory:** where UIKit exists, every queue drops its `discardable` tasks when the app receives a
+///   memory warning (``dropDiscardableTasks()``).
 /// - **Threads:** use it on the main thread; from any other thread use ``addTaskFromAnyThread(key:_:)``.
 @MainActor
 public final class IdleQueue {
@@ -32,16 +41,17 @@ public final class IdleQueue {
   ///
   /// Running after the commit means the frame being built has already been handed to the render server
   /// when a task starts, so a task can delay only the *next* frame, never the current one; the changes
-  /// a task makes to layers are committed at the next BeforeWaiting, which the queue's wake-up brings at
-  /// once. Running before the pool pop means what tasks autorelease is freed in the same pass.
+  /// a task makes to layers are committed at the next BeforeWaiting, which the run-loop driver's wake-up
+  /// after a pass that ran tasks brings at once. Running before the pool pop means what tasks autorelease is freed in the same pass.
   /// (DWURunLoopWorkDistribution used `Int.max - 999`, after the pool pop; Texture's queue used 0, before
   /// the commit.)
-  package nonisolated static let observerOrder = 2_100_000
+  nonisolated static let observerOrder = 2_100_000
 
   /// Everything a queue is set up with, as one value.
   public struct Configuration: Sendable {
     /// Run-loop modes whose BeforeWaiting moments run idle passes. Default `[.default]`: work pauses
-    /// while UIKit tracks a scroll (`UITrackingRunLoopMode`) and resumes when the scroll view stops.
+    /// while UIKit tracks a scroll (`UITrackingRunLoopMode`, drag and deceleration) and resumes when the
+    /// run loop is back in the default mode.
     public var modes: [RunLoop.Mode]
     /// Work per pass; see ``IdleQueue/Budget``.
     public var budget: Budget
@@ -51,7 +61,7 @@ public final class IdleQueue {
     /// runs nothing while tracking. See ``IdleQueue/ScrollingSlack``.
     public var scrollingSlack: ScrollingSlack?
     /// The observer's order; tests and the benchmark change it, apps have no reason to.
-    package var observerOrder = IdleQueue.observerOrder
+    var observerOrder = IdleQueue.observerOrder
 
     /// Creates a configuration; every parameter has the default a feed wants.
     ///
@@ -59,7 +69,7 @@ public final class IdleQueue {
     ///   - modes: run-loop modes with idle passes; default `[.default]`.
     ///   - budget: work per pass; default `.tasks(1)`.
     ///   - maximumQueueLength: pending tasks kept at most, in `0...Int.max`; default 30, as
-    ///     DWURunLoopWorkDistribution (about three screens of three-image cells).
+    ///     DWURunLoopWorkDistribution (ten rows of three-image cells).
     ///   - scrollingSlack: opt-in work during scrolls; default `nil`.
     public init(
       modes: [RunLoop.Mode] = [.default], budget: Budget = .tasks(1), maximumQueueLength: Int = 30,
@@ -76,7 +86,8 @@ public final class IdleQueue {
   public enum SliceResult: Sendable, Hashable {
     /// The task is finished; it leaves the queue as executed.
     case done
-    /// The task has more to do; it runs again in a later pass, keeping its place at the head.
+    /// The task has more to do; it keeps its place in the queue and runs again when the budget allows —
+    /// in the same pass if it allows more than one task, else in the next.
     case moreToDo
   }
 
@@ -96,7 +107,7 @@ public final class IdleQueue {
   /// added or a cell is shown again, so an off-screen cell's work never keeps the loop spinning.
   private var onlyParkedLeft = false
 
-  /// Work per pass. Default `.tasks(1)`. An invalid value (`.tasks(n)` with `n < 1`, or a non-finite or
+  /// Work per pass; default `.tasks(1)`. A change applies from the next pass. An invalid value (`.tasks(n)` with `n < 1`, or a non-finite or
   /// non-positive `.seconds`) stops the program with a message naming the parameter and its range.
   public var budget: Budget {
     didSet { Validation.require(budget.validationFailure) }
@@ -123,8 +134,9 @@ public final class IdleQueue {
   /// What the queue has done so far; `added == executed + skippedAsStale + evicted + cancelled + pending`.
   public var statistics: Statistics { list.statistics }
 
-  /// Creates an independent queue on the main run loop with its own observer. Apps and tests may create
-  /// several. Invalid settings stop the program with a message naming the parameter and its range.
+  /// Creates an independent queue on the main run loop with its own observer and its own budget (the
+  /// budgets of several queues add up in a pass). Invalid settings stop the program with a message naming
+  /// the parameter and its range. Unlike ``main``, such a queue can be ended with ``invalidate()``.
   public convenience init(configuration: Configuration = Configuration()) {
     self.init(configuration: configuration, isShared: false)
   }
@@ -139,7 +151,10 @@ public final class IdleQueue {
   }
 
   /// Creates an independent queue driven by `driver` (in unit tests, `IdleWorkTesting`'s `ManualPassDriver`).
-  package convenience init(passDriver driver: some IdlePassDriver, configuration: Configuration = Configuration()) {
+  /// The queue stops the driver when it is invalidated.
+  @_spi(IdleWorkTesting) public convenience init(
+    passDriver driver: some IdlePassDriver, configuration: Configuration = Configuration()
+  ) {
     self.init(
       scheduler: IdleScheduler(driver: driver, budget: nil, stopsWhenEmpty: true), priority: 0,
       configuration: configuration)
@@ -147,7 +162,7 @@ public final class IdleQueue {
 
   /// Creates a queue served by a shared `scheduler`, which gives all its queues one observer and one
   /// per-pass budget. Higher `priority` queues are served first in each pass.
-  package init(
+  init(
     scheduler: IdleScheduler, priority: Int = 0, configuration: Configuration = Configuration(),
     isShared: Bool = false
   ) {
@@ -193,7 +208,8 @@ public final class IdleQueue {
   /// otherwise this starts a new one and the cell's earlier tasks become stale. The queue holds the cell
   /// weakly; a task whose cell is gone or was configured again by its turn is skipped as stale, without
   /// counting against the pass's budget. While the cell is off screen (``cellDidEndDisplaying(_:at:)``)
-  /// the task waits. Its key is `indexPath`.
+  /// the task waits. Its key is `indexPath`; `discardable` is as in
+  /// ``addTask(key:discardable:replacesPending:_:)``.
   @discardableResult
   public func addTask<Cell: AnyObject>(
     for cell: Cell, at indexPath: IndexPath, discardable: Bool = false, _ task: @escaping @MainActor (Cell) -> Void
@@ -208,8 +224,9 @@ public final class IdleQueue {
   /// The task reaches the queue (and ``statistics``) at the next pass; until then it counts in
   /// ``pendingTaskCount``. At most ``maximumQueueLength`` such tasks wait for the hand-over: beyond that
   /// the oldest are dropped and counted as evicted — the queue would evict them on arrival anyway — and
-  /// released on the main thread at once (the main queue serves every mode, scrolls included), so a flood
-  /// from other threads costs neither unbounded memory nor a main-thread stall.
+  /// released promptly on the main thread (through the main queue, which the main thread serves in every
+  /// mode, scrolls included), so a flood from other threads costs neither unbounded memory nor a
+  /// main-thread stall. Such a task is not discardable and is bound to no cell.
   /// Returns `false`, dropping the task, if the queue has been invalidated.
   @discardableResult
   public nonisolated func addTaskFromAnyThread(
@@ -231,7 +248,7 @@ public final class IdleQueue {
   }
 
   /// Tells the queue that `cell` is shown at `indexPath` (call it from `willDisplay`): tasks parked by
-  /// ``cellDidEndDisplaying(_:at:)`` for that row run again. A collection view with prefetching shows a
+  /// ``cellDidEndDisplaying(_:at:)`` for that row may run again. A collection view with prefetching shows a
   /// cell again this way without a new `cellForItemAt`. A cell last configured for another index path
   /// starts a new configuration for this one, so its tasks for the other row become stale.
   public func cellWillDisplay(_ cell: AnyObject, at indexPath: IndexPath) {
@@ -245,8 +262,10 @@ public final class IdleQueue {
   /// Tells the queue that `cell` left the screen at `indexPath` (call it from `didEndDisplaying`): its
   /// tasks for that row are parked — they do not run while it is off screen, so they never run ahead of
   /// the visible rows', and they are the first evicted after stale tasks. They run if the cell is shown
-  /// again at that row (``cellWillDisplay(_:at:)``) and become stale once it is configured again.
-  /// A call for an index path the cell no longer shows changes nothing.
+  /// again at that row (``cellWillDisplay(_:at:)``) and become stale once it is configured again or is
+  /// released. Until then they count as pending; when only parked tasks remain, the queue asks for no
+  /// pass, so they never keep the run loop awake. A call for an index path the cell no longer shows
+  /// changes nothing.
   public func cellDidEndDisplaying(_ cell: AnyObject, at indexPath: IndexPath) {
     guard let record = cells.live(cell), record.indexPath == indexPath else { return }
     record.isDisplayed = false
@@ -254,7 +273,8 @@ public final class IdleQueue {
 
   // MARK: Removing
 
-  /// Cancels every pending task with this key. Returns how many were cancelled.
+  /// Cancels every pending task with this key (for cell tasks, their index path), including those added
+  /// from other threads and not yet taken in. Returns how many were cancelled.
   @discardableResult
   public func cancelTasks(forKey key: some Hashable) -> Int {
     takeInBackgroundTasks()
@@ -281,7 +301,8 @@ public final class IdleQueue {
   }
 
   /// Ends the queue: its observer is removed, pending tasks are dropped and released (counted as
-  /// cancelled), and later additions are ignored. Safe to call from inside a task.
+  /// cancelled; awaiting ``perform(key:discardable:_:)`` calls throw ``IdleWorkError/cancelled``), and
+  /// later additions are ignored. Safe to call from inside a task.
   ///
   /// ``main`` cannot be invalidated: doing so stops the program with a message, because the whole app
   /// shares it. Use ``removeAllTasks()`` on it, or create your own queue.

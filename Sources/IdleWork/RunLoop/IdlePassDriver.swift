@@ -1,5 +1,5 @@
 /// The kind of pass a driver asks for.
-package enum IdlePassKind: Sendable, Hashable {
+@_spi(IdleWorkTesting) public enum IdlePassKind: Sendable, Hashable {
   /// The thread is about to sleep in one of the scheduler's idle modes: run tasks within the budget.
   case idle
   /// The thread is about to sleep in a tracking mode (a scroll is in progress): run only tasks allowed by
@@ -14,7 +14,7 @@ package enum IdlePassKind: Sendable, Hashable {
 /// `ManualPassDriver`, with which a unit test steps passes by hand and sets the clock. Both keep the policy
 /// itself unaware of run loops and clocks, so it can be tested exactly.
 @MainActor
-package protocol IdlePassDriver: AnyObject {
+@_spi(IdleWorkTesting) public protocol IdlePassDriver: AnyObject {
   /// Starts calling `pass` each time the thread is about to idle. Called once, by the scheduler.
   /// `pass` returns whether it ran any task (the run-loop driver then makes sure their changes are
   /// committed promptly).

@@ -10,7 +10,7 @@ import Foundation
 /// each queue runs its tasks in FIFO order. A queue runs while both its own ``IdleQueue/budget`` and the
 /// scheduler's ``budget`` allow, so a high-priority queue with work can take the whole pass.
 @MainActor
-package final class IdleScheduler {
+final class IdleScheduler {
   private struct Member {
     weak var queue: IdleQueue?
     let priority: Int
@@ -42,7 +42,7 @@ package final class IdleScheduler {
   ///     ``IdleQueue/Configuration/scrollingSlack``; default none.
   ///   - observerOrder: the observer's order; see ``IdleQueue/defaultObserverOrder``.
   ///   - budget: the total per pass across all queues; `nil` for none.
-  package convenience init(
+  convenience init(
     modes: [RunLoop.Mode] = [.default], trackingModes: [RunLoop.Mode] = [],
     observerOrder: Int = IdleQueue.observerOrder, budget: IdleQueue.Budget? = .tasks(1)
   ) {
@@ -51,7 +51,7 @@ package final class IdleScheduler {
   }
 
   /// Creates a scheduler on any pass driver, such as `IdleWorkTesting`'s `ManualPassDriver`.
-  package convenience init(driver: some IdlePassDriver, budget: IdleQueue.Budget? = .tasks(1)) {
+  convenience init(driver: some IdlePassDriver, budget: IdleQueue.Budget? = .tasks(1)) {
     self.init(driver: driver, budget: budget, stopsWhenEmpty: false)
   }
 
@@ -66,7 +66,7 @@ package final class IdleScheduler {
   /// tasks are released (counted as cancelled; awaiting `perform` calls throw
   /// ``IdleWorkError/invalidated``), since no pass would ever run them. A queue created on a stopped
   /// scheduler starts invalidated.
-  package func stop() {
+  func stop() {
     guard !isStopped else { return }
     isStopped = true
     driver.stop()

@@ -139,9 +139,9 @@ private enum BadInput: String, CaseIterable {
     case .infiniteSecondsInInit:
       _ = IdleQueue(driver: ManualPassDriver(), configuration: .init(budget: .seconds(.infinity)))
     case .zeroTasksInSchedulerInit:
-      _ = IdleScheduler(driver: ManualPassDriver(), budget: .tasks(0))
+      _ = IdleScheduler(driver: ManualPassDriver().core, budget: .tasks(0))
     case .negativeSecondsInSchedulerSetter:
-      IdleScheduler(driver: ManualPassDriver()).budget = .seconds(-0.5)
+      IdleScheduler(driver: ManualPassDriver().core).budget = .seconds(-0.5)
     case .negativeMinimumWait:
       _ = IdleQueue.ScrollingSlack(minimumWait: -1, timeUntilNextFrame: { nil })
     case .zeroMinimumFrameSlack:
