@@ -5,18 +5,12 @@
 final class CellPool {
   private var idle: [FeedCell] = []
   private let imageCount: Int
-  /// Cells created so far.
-  private(set) var created = 0
 
   /// Creates an empty pool of cells with `imageCount` image views.
   init(imageCount: Int) { self.imageCount = imageCount }
 
   /// A cell to configure: a reused one if any, else a new one.
-  func dequeue() -> FeedCell {
-    if let cell = idle.popLast() { return cell }
-    created += 1
-    return FeedCell(imageCount: imageCount)
-  }
+  func dequeue() -> FeedCell { idle.popLast() ?? FeedCell(imageCount: imageCount) }
 
   /// Returns a cell that left the viewport.
   func recycle(_ cell: FeedCell) { idle.append(cell) }

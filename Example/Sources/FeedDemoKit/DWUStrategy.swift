@@ -15,8 +15,23 @@ import Foundation
 /// Tasks are the demo's: `if (![cell.currentIndexPath isEqual:indexPath]) return NO; draw; return YES;`.
 /// DWU's only removal is `removeAllTasks`, and its demo has no `didEndDisplaying`: a cell that left the
 /// screen keeps its `currentIndexPath` (UIKit never clears it), so its queued draws still pass the guard.
+///
+/// Three variants share the policy: ``Variant/faithful`` (the demo), ``Variant/unbindOnEndDisplaying``
+/// (what a careful user adds: `cell.currentIndexPath = nil` in `didEndDisplaying`, so the guard rejects
+/// the draws of a cell that left the screen) and ``Variant/noGuard``, the canary whose tasks draw without
+/// any guard and so must show stale executions.
 @MainActor
 final class DWUStrategy: FeedStrategy {
+  /// How the app around DWU is written.
+  enum Variant {
+    /// DWU's demo: the index-path guard, nothing in `didEndDisplaying`.
+    case faithful
+    /// The guard plus `cell.currentIndexPath = nil` in `didEndDisplaying`.
+    case unbindOnEndDisplaying
+    /// No guard at all (canary).
+    case noGuard
+  }
+
   /// DWU: `self.maximumQueueLength = 30;`
   static let defaultMaximumQueueLength = 30
   /// DWU: `CFRunLoopObserverCreate(..., kCFRunLoopBeforeWaiting, YES, NSIntegerMax - 999, ...)`.
@@ -30,12 +45,16 @@ final class DWUStrategy: FeedStrategy {
     let request: DrawRequest?
   }
 
+  private let variant: Variant
   private var tasks = FIFO<Unit>()
   private var maximumQueueLength = DWUStrategy.defaultMaximumQueueLength
   private var observer: CFRunLoopObserver?
   private var timer: CFRunLoopTimer?
 
-  func install(for workload: Workload, displayLink: DisplayLink) {
+  /// Creates the strategy for `variant`.
+  init(variant: Variant) { self.variant = variant }
+
+  func install(for workload: Workload, displayLink: DisplayLink?) {
     // DWU exposes `maximumQueueLength` as a property; the bulk workload lifts it.
     maximumQueueLength = workload == .throughput ? Int.max : DWUStrategy.defaultMaximumQueueLength
     let observer = CFRunLoopObserverCreateWithHandler(
@@ -54,18 +73,22 @@ final class DWUStrategy: FeedStrategy {
   }
 
   func schedule(_ request: DrawRequest) {
+    let guarded = variant != .noGuard
     addTask(
       Unit(
         run: {
-          guard request.cellStillShowsRow else { return false }
+          guard !guarded || request.cellStillShowsRow else { return false }
           request.run()
           return true
         }, request: request))
   }
 
-  /// No-op: DWU can remove only every task at once (`removeAllTasks`), which would drop the visible
-  /// rows' draws too; its demo does not implement the delegate method.
-  func cellDidEndDisplaying(_ cell: FeedCell, forRowAt indexPath: IndexPath) {}
+  /// DWU can remove only every task at once (`removeAllTasks`), which would drop the visible rows' draws
+  /// too, and its demo does not implement the delegate method; the careful variant unbinds the cell so
+  /// that the guard rejects its queued draws.
+  func cellDidEndDisplaying(_ cell: FeedCell, forRowAt indexPath: IndexPath) {
+    if variant == .unbindOnEndDisplaying { cell.currentIndexPath = nil }
+  }
 
   func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void) {
     addTask(

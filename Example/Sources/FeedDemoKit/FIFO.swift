@@ -28,6 +28,17 @@ struct FIFO<Element> {
     return element
   }
 
+  /// Whether any held element satisfies `predicate`, scanning from the head (a linear scan, as
+  /// `-[NSMutableArray containsObject:]`).
+  func contains(where predicate: (Element) -> Bool) -> Bool {
+    var index = head
+    while index < storage.count {
+      if let element = storage[index], predicate(element) { return true }
+      index += 1
+    }
+    return false
+  }
+
   /// Removes everything.
   mutating func removeAll() {
     storage.removeAll()

@@ -4,8 +4,9 @@ import Foundation
 enum Workload: Sendable {
   /// The feed scenario: image draws for cells, with the strategy's own queue limits.
   case feed
-  /// The throughput workload: thousands of small cell-less tasks; queue limits are lifted where the
-  /// strategy has a setting for it (DWU's `maximumQueueLength`, IdleWork's `maximumQueueLength`).
+  /// The throughput workloads and the enqueue-cost measurement: thousands of small cell-less tasks; queue
+  /// limits are lifted where the strategy has a setting for it (DWU's `maximumQueueLength`, IdleWork's
+  /// `maximumQueueLength`).
   case throughput
 }
 
@@ -13,16 +14,13 @@ enum Workload: Sendable {
 @MainActor
 protocol FeedStrategy: AnyObject {
   /// Sets the strategy up on the main run loop (observers, timers, sources).
-  func install(for workload: Workload, displayLink: DisplayLink)
+  func install(for workload: Workload, displayLink: DisplayLink?)
   /// Hands over one image draw from `cellForRow`.
   func schedule(_ request: DrawRequest)
   /// `tableView(_:didEndDisplaying:forRowAt:)`: `cell` stopped showing `indexPath` on screen; it goes to
-  /// the reuse pool next, still bound to the row. IdleWork's strategies call
-  /// `IdleQueue.cellDidEndDisplaying(_:)` here, as the library documents for UIKit apps; the baselines
-  /// have no such API (DWU offers only `removeAllTasks`, a `DispatchQueue.main.async` block cannot be
-  /// cancelled, Texture's queue has no removal) and do nothing, as their users' apps do.
+  /// the reuse pool next, still bound to the row. What each strategy does here is part of its policy.
   func cellDidEndDisplaying(_ cell: FeedCell, forRowAt indexPath: IndexPath)
-  /// Hands over one small task of the throughput workload.
+  /// Hands over one small task of the throughput workloads (its enqueue path is what `addTaskCost` times).
   func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void)
   /// Tasks handed over and not yet run or dropped.
   var pendingCount: Int { get }
@@ -36,16 +34,22 @@ enum StrategyKind: String, CaseIterable, Sendable {
   case sync
   /// `DispatchQueue.main.async` per draw, with the user's stale guard.
   case mainQueue
-  /// DWURunLoopWorkDistribution's policy.
+  /// DWURunLoopWorkDistribution's policy, as its demo uses it (nothing in `didEndDisplaying`).
   case dwu
-  /// Texture's `ASRunLoopQueue` policy.
+  /// DWU as a careful user writes it: `cell.currentIndexPath = nil` in `didEndDisplaying`.
+  case dwuUnbind
+  /// Texture's `ASRunLoopQueue` with its defaults: batch size 1, `ensureExclusiveMembership = YES`.
   case runLoopQueue
-  /// IdleWork with its defaults.
+  /// Texture's queue tuned for throughput: batch size 16, `ensureExclusiveMembership = NO`.
+  case runLoopQueueTuned
+  /// IdleWork with its defaults and `cellDidEndDisplaying` — the recommended setup.
   case idleWork
-  /// IdleWork with a `.milliseconds(4)` budget.
+  /// IdleWork with a 4 ms budget per pass.
   case idleWork4ms
   /// IdleWork with its defaults plus `scrollingSlack` fed by the display link.
   case idleWorkSlack
+  /// Canary: DWU's policy with *no* stale guard at all; it must show stale executions.
+  case noGuard
 
   /// A new instance of the strategy.
   @MainActor
@@ -53,14 +57,38 @@ enum StrategyKind: String, CaseIterable, Sendable {
     switch self {
     case .sync: return SyncStrategy()
     case .mainQueue: return MainQueueStrategy()
-    case .dwu: return DWUStrategy()
-    case .runLoopQueue: return RunLoopQueueStrategy()
+    case .dwu: return DWUStrategy(variant: .faithful)
+    case .dwuUnbind: return DWUStrategy(variant: .unbindOnEndDisplaying)
+    case .noGuard: return DWUStrategy(variant: .noGuard)
+    case .runLoopQueue: return RunLoopQueueStrategy(batchSize: RunLoopQueueStrategy.defaultBatchSize, ensureExclusiveMembership: true)
+    case .runLoopQueueTuned: return RunLoopQueueStrategy(batchSize: 16, ensureExclusiveMembership: false)
     case .idleWork: return IdleWorkStrategy(variant: .defaults)
     case .idleWork4ms: return IdleWorkStrategy(variant: .milliseconds4)
     case .idleWorkSlack: return IdleWorkSlackStrategy()
     }
   }
 
-  /// Whether this is one of IdleWork's configurations (the targets apply to these).
-  var isIdleWork: Bool { self == .idleWork || self == .idleWork4ms || self == .idleWorkSlack }
+  /// The recommended IdleWork setup (the next issue sets its targets): flagged in the JSON.
+  var isRecommended: Bool { self == .idleWork }
+
+  /// A canary: a strategy built to fail a metric, proving the metric can.
+  var isCanary: Bool { self == .noGuard }
+
+  /// The policy in one line, for the JSON and the report.
+  var policy: String {
+    switch self {
+    case .sync: return "draws inside cellForRow"
+    case .mainQueue: return "DispatchQueue.main.async per draw, index-path guard"
+    case .dwu:
+      return "DWU: BeforeWaiting, default mode, order Int.max-999, pop until YES, 30 dropping the oldest, 0.1 s timer"
+    case .dwuUnbind: return "DWU plus cell.currentIndexPath = nil in didEndDisplaying"
+    case .runLoopQueue:
+      return "Texture ASRunLoopQueue: BeforeWaiting, common modes, order 0, batch 1, exclusive-membership scan"
+    case .runLoopQueueTuned: return "Texture ASRunLoopQueue, batchSize 16, ensureExclusiveMembership NO"
+    case .idleWork: return "IdleWork defaults (default mode, .tasks(1), 30), cellDidEndDisplaying"
+    case .idleWork4ms: return "IdleWork, 4 ms budget per pass, cellDidEndDisplaying"
+    case .idleWorkSlack: return "IdleWork defaults plus scrollingSlack from the display link"
+    case .noGuard: return "canary: DWU's policy with no stale guard"
+    }
+  }
 }

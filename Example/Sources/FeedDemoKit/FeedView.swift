@@ -2,37 +2,31 @@ import Foundation
 
 /// A `UITableView` simulated faithfully enough to compare scheduling policies: a viewport over the feed,
 /// cells reused from a pool, `cellForRow` for rows entering the viewport, `didEndDisplaying` for rows
-/// leaving it, image fade-ins, and the frame's fixed layout/render work — all on the real main run loop,
-/// driven by the display link.
+/// leaving it, and `reloadData` — all on the real main run loop, driven by the display link, whose frames
+/// the commit observer commits.
 @MainActor
 final class FeedView {
-  /// How long a finished image fades in.
-  static let fadeDuration: UInt64 = 300_000_000
-
   let model: FeedModel
   private let strategy: FeedStrategy
   private let recorder: Recorder
   private let displayLink: DisplayLink
   private let pool: CellPool
-  /// Nanoseconds of fixed layout/render work per frame: a quarter of the refresh period.
-  private let frameWork: UInt64
   /// Cells on screen, by row.
   private(set) var visibleCells: [Int: FeedCell] = [:]
   /// The content offset.
   private(set) var offset = 0.0
+  /// The content version of every row; `reloadData()` bumps it for the visible rows.
+  private var versions: [Int: Int] = [:]
   private var motion: ScrollMotion?
-  private var blankSampleTime: UInt64 = 0
-  /// Kept so the frames' work is observable.
-  private var sink: UInt64 = 0
 
-  /// Creates the table at offset 0; call ``loadInitialScreen()`` before scrolling.
-  init(model: FeedModel, strategy: FeedStrategy, recorder: Recorder, displayLink: DisplayLink) {
+  /// Creates the table at `offset`; call ``loadInitialScreen()`` before scrolling.
+  init(model: FeedModel, strategy: FeedStrategy, recorder: Recorder, displayLink: DisplayLink, offset: Double = 0) {
     self.model = model
     self.strategy = strategy
     self.recorder = recorder
     self.displayLink = displayLink
     self.pool = CellPool(imageCount: model.imagesPerRow)
-    self.frameWork = displayLink.period / 4
+    self.offset = offset
   }
 
   /// Whether a scroll is in progress.
@@ -40,6 +34,9 @@ final class FeedView {
 
   /// Rows on screen now.
   var visibleRows: ClosedRange<Int> { model.visibleRows(atOffset: offset) }
+
+  /// The content version of `row`.
+  func version(of row: Int) -> Int { versions[row] ?? 0 }
 
   /// Whether every visible cell shows all its images.
   var isVisibleContentComplete: Bool {
@@ -52,17 +49,11 @@ final class FeedView {
     return Double(missing) / Double(model.imagesPerRow)
   }
 
-  /// Shows the first screen with its images already drawn (not measured), as after the app's launch.
+  /// Shows the first screen with its images in place (drawn before the measurement, as after launch).
   func loadInitialScreen() {
     for row in visibleRows {
-      let cell = pool.dequeue()
-      cell.prepareForReuse()
-      cell.currentIndexPath = IndexPath(indexes: [0, row])
-      cell.displayedRow = row
-      cell.layoutTitle(model.title(row: row))
-      for image in 0..<model.imagesPerRow {
-        cell.drawImage(index: image, row: row, seed: model.imageSeed(row: row, image: image), now: 0)
-      }
+      let cell = configure(pool.dequeue(), row: row)
+      for image in 0..<model.imagesPerRow { cell.setImageUnmeasured(index: image, row: row, version: version(of: row)) }
       visibleCells[row] = cell
     }
   }
@@ -73,31 +64,33 @@ final class FeedView {
     displayLink.start()
   }
 
-  /// Starts integrating blank cells (the slow drag) from `time`.
-  func startBlankMeter(at time: UInt64) { blankSampleTime = time }
-
-  /// Adds the blank cells since the last sample to the slow drag's integral, if the drag is being measured.
-  func sampleBlank(at time: UInt64) {
-    guard recorder.phase == .slowDrag, time > blankSampleTime else { return }
-    recorder.blankCellSeconds += blankCells * Double(time - blankSampleTime) / 1e9
-    blankSampleTime = time
-  }
-
   // MARK: Frames
 
-  /// One display-link frame: advance the scroll, lay out (cellForRow for entering rows), fixed render
-  /// work. Returns whether another frame is needed (scrolling, or a fade-in in flight).
+  /// One display-link frame: advance the scroll, lay out (`cellForRow` for entering rows). Returns whether
+  /// another frame is needed (only while scrolling: fades run in the render server).
   func frame(at start: UInt64) -> Bool {
     if let motion {
       let (position, finished) = motion.offset(at: start)
-      sampleBlank(at: start)
       offset = min(max(0, position), model.maximumOffset)
       if finished { self.motion = nil }
       layoutVisibleRows()
+      recorder.sampleBlank(at: Clock.now, blank: blankCells)
     }
-    sink &+= CPUWork.run(forNanoseconds: frameWork, seed: UInt64(truncatingIfNeeded: start))
-    let now = Clock.now
-    return isScrolling || visibleCells.values.contains { $0.isFading(now: now, duration: FeedView.fadeDuration) }
+    return isScrolling
+  }
+
+  /// `reloadData()` after the visible rows' data changed: their content version goes up; every visible cell
+  /// gets `didEndDisplaying` and goes back to the pool, then `cellForRow` runs again for every visible row.
+  func reloadData() {
+    let rows = visibleRows
+    for row in rows { versions[row] = version(of: row) + 1 }
+    for row in rows.sorted() {
+      guard let cell = visibleCells[row] else { continue }
+      visibleCells[row] = nil
+      strategy.cellDidEndDisplaying(cell, forRowAt: IndexPath(indexes: [0, row]))
+      pool.recycle(cell)
+    }
+    for row in rows { visibleCells[row] = cellForRow(row) }
   }
 
   /// Recycles cells that left the viewport and configures rows that entered it. As in `UITableView`, a
@@ -115,48 +108,66 @@ final class FeedView {
     }
   }
 
+  /// Dequeues and binds a cell for `row` (the app's part of `cellForRow`, before the images).
+  private func configure(_ cell: FeedCell, row: Int) -> FeedCell {
+    cell.prepareForReuse()
+    cell.currentIndexPath = IndexPath(indexes: [0, row])
+    cell.displayedRow = row
+    cell.displayedVersion = version(of: row)
+    cell.layoutTitle(model.title(row: row))
+    return cell
+  }
+
   /// `tableView(_:cellForRowAt:)`: dequeue, rebind, lay out the title, hand the three draws over.
   private func cellForRow(_ row: Int) -> FeedCell {
-    let cell = pool.dequeue()
+    let cell = configure(pool.dequeue(), row: row)
     let indexPath = IndexPath(indexes: [0, row])
-    cell.prepareForReuse()
-    cell.currentIndexPath = indexPath
-    cell.displayedRow = row
-    cell.layoutTitle(model.title(row: row))
     for image in 0..<model.imagesPerRow {
-      strategy.schedule(DrawRequest(cell: cell, indexPath: indexPath, imageIndex: image, feed: self))
+      strategy.schedule(
+        DrawRequest(cell: cell, indexPath: indexPath, version: version(of: row), imageIndex: image, feed: self))
     }
     return cell
   }
 
   // MARK: Draws
 
-  /// Rasterises a request's image into its cell now and records what it was worth, judged by the table's
-  /// own record (`displayedRow`), not by `currentIndexPath`, which a strategy may have cleared: *stale* if
-  /// the cell was configured for another row since (wrong content in a cell), *off screen* if the cell
-  /// still holds this row but the row is outside the viewport (wasted work nobody sees).
+  /// Rasterises a request's image into its cell now and records what it was worth (``DrawJudge``).
   func performDraw(_ request: DrawRequest) {
     let start = Clock.now
-    let row = request.indexPath[1]
-    let stale = request.cell.displayedRow != row
-    let offscreen = !stale && !visibleRows.contains(row)
-    sampleBlank(at: start)
-    request.cell.drawImage(
-      index: request.imageIndex, row: row, seed: model.imageSeed(row: row, image: request.imageIndex), now: start)
+    let row = request.row
+    let verdict = DrawJudge.judge(
+      row: row, version: request.version, cellRow: request.cell.displayedRow,
+      cellVersion: request.cell.displayedVersion, visible: visibleRows)
+    recorder.sampleBlank(at: start, blank: blankCells)
+    let model = self.model
+    let version = request.version
+    let image = request.imageIndex
+    request.cell.setImage(index: image, row: row, version: version) { buffer in
+      model.draw(row: row, image: image, version: version, into: &buffer)
+    }
     let end = Clock.now
-    recorder.recordDraw(start: start, end: end, row: row, stale: stale, offscreen: offscreen)
-    if !stale, !offscreen { displayLink.start() }
-    if recorder.phase == .fill, recorder.contentComplete == nil, isVisibleContentComplete {
-      recorder.contentComplete = end
+    recorder.sampleBlank(at: end, blank: blankCells)
+    recorder.recordDraw(start: start, end: end, row: row, verdict: verdict)
+    checkContentComplete(at: end)
+  }
+
+  /// Records the moment the visible content became complete, once the content to show is known.
+  func checkContentComplete(at time: UInt64) {
+    if recorder.recording.contentStart != nil, recorder.recording.contentComplete == nil, !isScrolling,
+      isVisibleContentComplete
+    {
+      recorder.recording.contentComplete = time
     }
   }
 
   /// Records a request the strategy dropped because its queue was full.
   func recordEviction(_ request: DrawRequest) {
-    recorder.evicted += 1
-    let row = request.indexPath[1]
-    if visibleRows.contains(row), request.cell.displayedRow == row {
-      recorder.visibleEvicted += 1
+    recorder.recording.evicted += 1
+    if DrawJudge.isVisibleEviction(
+      row: request.row, version: request.version, cellRow: request.cell.displayedRow,
+      cellVersion: request.cell.displayedVersion, visible: visibleRows)
+    {
+      recorder.recording.visibleEvicted += 1
     }
   }
 }

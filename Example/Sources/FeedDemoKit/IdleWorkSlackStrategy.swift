@@ -9,8 +9,8 @@ import IdleWork
 final class IdleWorkSlackStrategy: FeedStrategy {
   private let base = IdleWorkStrategy(variant: .defaults)
 
-  func install(for workload: Workload, displayLink: DisplayLink) {
-    var configuration = base.configuration(for: workload, displayLink: displayLink)
+  func install(for workload: Workload, displayLink: DisplayLink?) {
+    var configuration = base.configuration(for: workload)
     configuration.scrollingSlack = IdleQueue.ScrollingSlack(
       trackingModes: [RunLoopModes.tracking],
       timeUntilNextFrame: { [weak displayLink] in displayLink?.timeUntilNextFrame })

@@ -7,6 +7,9 @@ import IdleWork
 /// documented usage for UIKit apps: the cell that left the screen is unbound (`currentIndexPath = nil`)
 /// and its pending draws are dropped as stale at once, so they never run ahead of the visible rows'.
 ///
+/// All uses of the IdleWork API live in the IdleWork strategy files; `FeedCell` itself does not depend on
+/// the library and is adapted here (`IndexPathReusable` through its own `currentIndexPath`).
+///
 /// Evictions are found through the public API only: when an addition raises `statistics.evicted`, the
 /// tasks that just stopped being pending without having run, and whose cell still shows their row, are
 /// the evicted ones (stale tasks purged in the same trim show another row).
@@ -28,15 +31,15 @@ final class IdleWorkStrategy: FeedStrategy {
   init(variant: Variant) { self.variant = variant }
 
   /// The configuration this strategy's queue is created with.
-  func configuration(for workload: Workload, displayLink: DisplayLink) -> IdleQueue.Configuration {
+  func configuration(for workload: Workload) -> IdleQueue.Configuration {
     var configuration = IdleQueue.Configuration()
     if variant == .milliseconds4 { configuration.budget = .milliseconds(4) }
     if workload == .throughput { configuration.maximumQueueLength = IdleQueue.unlimitedQueueLength }
     return configuration
   }
 
-  func install(for workload: Workload, displayLink: DisplayLink) {
-    install(configuration: configuration(for: workload, displayLink: displayLink))
+  func install(for workload: Workload, displayLink: DisplayLink?) {
+    install(configuration: configuration(for: workload))
   }
 
   /// Creates the queue with `configuration` (used by the slack variant, which adds to it).
@@ -73,3 +76,7 @@ final class IdleWorkStrategy: FeedStrategy {
     tracked.removeAll()
   }
 }
+
+/// The app's cell adapted to IdleWork's cell binding: the library reads and clears the cell's own
+/// `currentIndexPath`, as it would a `UITableViewCell`'s.
+extension FeedCell: IndexPathReusable {}

@@ -13,7 +13,7 @@ final class MainQueueStrategy: FeedStrategy {
   /// Blocks still queued after `uninstall()` see a new generation and do nothing.
   private var generation = 0
 
-  func install(for workload: Workload, displayLink: DisplayLink) {}
+  func install(for workload: Workload, displayLink: DisplayLink?) {}
 
   func schedule(_ request: DrawRequest) {
     enqueue {

@@ -1,13 +1,12 @@
 import CoreFoundation
 import Foundation
-import IdleWork
 
 /// The run-loop modes of the simulation, named and used as UIKit uses them: while a finger drags the list
 /// or it decelerates, the main loop runs in the tracking mode; at rest, in the default mode.
 @MainActor
 enum RunLoopModes {
-  /// UIKit's tracking mode name, `UITrackingRunLoopMode` (IdleWork's `ScrollingSlack.uiTrackingMode`).
-  static let tracking: RunLoop.Mode = IdleQueue.ScrollingSlack.uiTrackingMode
+  /// UIKit's tracking mode name, `UITrackingRunLoopMode`.
+  static let tracking = RunLoop.Mode("UITrackingRunLoopMode")
 
   /// The tracking mode as a CoreFoundation string.
   static let trackingCF: CFString = cfString(tracking.rawValue)

@@ -1,83 +1,104 @@
 import Foundation
 
-/// Runs the feed scenario of issue 3 for one strategy at one refresh rate, on the real main run loop:
-/// a fling through ~100 rows then stop (tracking mode); rest until every visible cell is complete
-/// (default mode); a slow 3 s drag at one row per second (tracking); rest until the screen is complete and
-/// nothing is queued; then idle with nothing queued, measuring wake-ups and CPU.
+/// Runs the feed scenario for one strategy, profile and refresh rate on the real main run loop: a fling
+/// down (and, dense, back up) in the tracking mode; rest in the default mode until the screen is complete
+/// or nothing more can come (reload profile: reloadData shortly after the stop); a slow drag (tracking);
+/// rest until the strategy holds nothing; then idle, measuring wake-ups and CPU.
 @MainActor
 struct ScenarioRunner {
   let settings: ScenarioSettings
+  /// The lower bounds, measured once per visible set.
+  let bound: ContentBound
   /// The unmeasured settle before the idle window, s.
   static let settleSeconds = 0.05
 
   /// Runs the scenario once and returns its figures.
-  func run(_ kind: StrategyKind, refreshHz: Int) -> ScenarioResult {
-    let model = FeedModel.standard(seed: settings.seed)
-    let displayLink = DisplayLink(refreshHz: refreshHz)
+  func run(_ kind: StrategyKind, profile: Profile, refreshHz: Int) -> ScenarioResult {
+    let p = profile.settings
+    let model = FeedModel.make(p, seed: settings.seed)
+    let displayLink = DisplayLink(refreshHz: refreshHz, commitFraction: p.commitFraction)
     let recorder = Recorder()
+    recorder.recording.origin = displayLink.originNanos
+    recorder.recording.period = displayLink.period
     let strategy = kind.make()
     strategy.install(for: .feed, displayLink: displayLink)
     let feed = FeedView(model: model, strategy: strategy, recorder: recorder, displayLink: displayLink)
     feed.loadInitialScreen()
-    displayLink.onFrame = { feed.frame(at: $0) }
-    displayLink.onFrameEnd = { recorder.recordFrame(start: $0, end: $1, afterResume: $2) }
+    displayLink.onFrame = { _, start in feed.frame(at: start) }
+    displayLink.commit.onCommit = { tick, start, end, afterResume in
+      recorder.recordFrame(tick: tick, start: start, commitEnd: end, afterResume: afterResume)
+    }
     let gate = PhaseGate()
     let origin = Clock.now
 
-    // Fling through ~100 rows, then stop.
+    // Fling down (and, dense, straight back up).
     recorder.begin(.fling, at: Clock.now)
-    let velocity = ScrollMotion.flingVelocity(
-      distance: settings.flingRows * model.rowHeight, rate: settings.decelerationRate,
-      stopVelocity: settings.stopVelocity)
-    feed.begin(.fling(velocity: velocity, rate: settings.decelerationRate, stopVelocity: settings.stopVelocity))
-    let flingSeconds = ScrollMotion.flingDuration(
-      velocity: velocity, rate: settings.decelerationRate, stopVelocity: settings.stopVelocity)
-    gate.run(mode: RunLoopModes.trackingCF, timeout: flingSeconds + 10) { !feed.isScrolling }
-    let flingStop = Clock.now
-    recorder.end(at: flingStop)
-    recorder.rowsVisibleAtFlingStop = feed.visibleRows
+    fling(rows: p.flingRows, model: model, feed: feed, gate: gate)
+    if p.backRows > 0 {
+      recorder.end(at: Clock.now)
+      recorder.begin(.flingBack, at: Clock.now)
+      fling(rows: -p.backRows, model: model, feed: feed, gate: gate)
+    }
+    let stop = Clock.now
+    recorder.end(at: stop)
+    let rowsAtStop = feed.visibleRows
 
-    // Rest until every visible cell is complete (and its fade-in is over).
-    recorder.begin(.fill, at: flingStop)
-    if feed.isVisibleContentComplete { recorder.contentComplete = flingStop }
+    // Rest until the screen is complete, or nothing more can come (a queue that evicted a visible draw
+    // leaves its cell blank for good). Reload profile: the data changes shortly after the stop.
+    recorder.begin(.fill, at: stop)
+    var version = 0
+    if p.reloads {
+      RunLoopModes.run(mode: RunLoopModes.defaultCF, timeout: settings.reloadDelaySeconds, until: { false })
+      feed.reloadData()
+      version = 1
+    }
+    recorder.recording.contentLowerBoundMs = bound.milliseconds(model: model, rows: rowsAtStop, version: version)
+    recorder.recording.contentStart = Clock.now
+    feed.checkContentComplete(at: Clock.now)
     gate.run(mode: RunLoopModes.defaultCF, timeout: settings.restTimeout) {
-      feed.isVisibleContentComplete && !displayLink.isRunning
+      !displayLink.isRunning && (feed.isVisibleContentComplete || strategy.pendingCount == 0)
     }
     recorder.end(at: Clock.now)
 
-    // A slow drag at one row per second.
-    let dragStart = Clock.now
-    recorder.begin(.slowDrag, at: dragStart)
-    feed.startBlankMeter(at: dragStart)
+    // A slow drag.
+    recorder.begin(.slowDrag, at: Clock.now)
+    recorder.sampleBlank(at: Clock.now, blank: feed.blankCells)
     feed.begin(.drag(speed: settings.dragRowsPerSecond * model.rowHeight, duration: settings.dragSeconds))
-    gate.run(mode: RunLoopModes.trackingCF, timeout: settings.dragSeconds + 10) { !feed.isScrolling }
-    let dragEnd = Clock.now
-    feed.sampleBlank(at: dragEnd)
-    recorder.end(at: dragEnd)
+    gate.run(mode: RunLoopModes.trackingCF, timeout: settings.dragSeconds + 5) { !feed.isScrolling }
+    recorder.end(at: Clock.now)
 
-    // Rest until the screen is complete and the strategy holds nothing.
-    recorder.begin(.rest, at: dragEnd)
+    // Rest until the strategy holds nothing.
+    recorder.begin(.rest, at: Clock.now)
     gate.run(mode: RunLoopModes.defaultCF, timeout: settings.restTimeout) {
-      feed.isVisibleContentComplete && !displayLink.isRunning && strategy.pendingCount == 0
+      !displayLink.isRunning && strategy.pendingCount == 0
     }
     recorder.end(at: Clock.now)
 
-    // Idle: nothing queued, nothing moving. A short unmeasured settle first, so that a wake-up the
-    // harness itself left pending (the `CFRunLoopStop` that ended the previous phase) is not counted.
+    // Idle: nothing queued, nothing moving. A short unmeasured settle first, so that a wake-up the harness
+    // itself left pending (the `CFRunLoopStop` that ended the previous phase) is not counted.
     RunLoopModes.run(mode: RunLoopModes.defaultCF, timeout: ScenarioRunner.settleSeconds, until: { false })
-    recorder.pendingAtIdleStart = strategy.pendingCount
+    recorder.recording.pendingAtIdleStart = strategy.pendingCount
     recorder.begin(.idle, at: Clock.now)
     let idle = IdleProbe.measure(seconds: settings.idleSeconds)
     recorder.end(at: Clock.now)
-    recorder.idleWakeups = idle.wakeups
-    recorder.idleCPUSeconds = idle.cpuSeconds
-    recorder.idleSeconds = idle.seconds
+    recorder.recording.idleWakeups = idle.wakeups
+    recorder.recording.idleCPUSeconds = idle.cpuSeconds
+    recorder.recording.idleSeconds = idle.seconds
 
     strategy.uninstall()
     displayLink.invalidate()
     gate.invalidate()
     return ScenarioMetrics.result(
-      kind: kind, refreshHz: refreshHz, recorder: recorder,
-      link: (displayLink.originNanos, displayLink.period), origin: origin)
+      kind: kind, profile: profile, refreshHz: refreshHz, recording: recorder.recording, origin: origin)
+  }
+
+  /// One fling of `rows` rows (negative: upwards), run in the tracking mode until it stops.
+  private func fling(rows: Double, model: FeedModel, feed: FeedView, gate: PhaseGate) {
+    let velocity = ScrollMotion.flingVelocity(
+      distance: rows * model.rowHeight, rate: settings.decelerationRate, stopVelocity: settings.stopVelocity)
+    feed.begin(.fling(velocity: velocity, rate: settings.decelerationRate, stopVelocity: settings.stopVelocity))
+    let seconds = ScrollMotion.flingDuration(
+      velocity: velocity, rate: settings.decelerationRate, stopVelocity: settings.stopVelocity)
+    gate.run(mode: RunLoopModes.trackingCF, timeout: seconds + 5) { !feed.isScrolling }
   }
 }

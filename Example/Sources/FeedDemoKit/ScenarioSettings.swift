@@ -1,43 +1,50 @@
-/// The scenario's numbers, full and quick.
+/// The scenario's numbers, full and quick, chosen so the full run (4 profiles × 2 rates × 10 strategies ×
+/// 3 runs, plus throughput) fits in 10 minutes on a 2-core machine: about 2 s per feed run.
 struct ScenarioSettings: Sendable {
-  /// Rows the fling travels: ~100, ending mid-row so that rows enter during the slow drag at 0.59 s,
-  /// 1.59 s and 2.59 s rather than at its very end.
-  var flingRows = 100.4
-  /// `UIScrollView.DecelerationRate`: `.normal` (0.998 per ms) for the full run.
-  var decelerationRate = 0.998
+  /// `UIScrollView.DecelerationRate.fast` (0.99 per ms): a fling of ~40 rows stops in ~0.7 s, and its slow
+  /// tail (under 500 pt/s for its last ~0.23 s) still brings rows in.
+  var decelerationRate = 0.99
   /// Velocity below which the deceleration ends, pt/s.
   var stopVelocity = 50.0
-  /// Slow drag speed in rows per second.
-  var dragRowsPerSecond = 1.0
-  /// Slow drag duration, s.
-  var dragSeconds = 3.0
+  /// Slow drag speed in rows per second, and its duration in seconds.
+  var dragRowsPerSecond = 2.0
+  var dragSeconds = 0.6
   /// The idle measurement window, s.
-  var idleSeconds = 2.0
-  /// The longest a rest phase waits for the screen to complete, s.
-  var restTimeout = 5.0
-  /// Throughput workload: tasks, their approximate cost in µs, the display link's rate, and the longest
-  /// the workload may take, s.
-  var throughputTasks = 20_000
+  var idleSeconds = 0.25
+  /// The longest a rest phase waits, s (a phase ends earlier once nothing more can happen).
+  var restTimeout = 2.0
+  /// Reload profile: how long after the scroll's stop the data changes, s ("while images are still
+  /// filling": ~15 of the 63 visible draws have run by then under a policy that draws at rest).
+  var reloadDelaySeconds = 0.03
+  /// Throughput: tasks handed over in one frame; tasks handed over in batches, and the batch size; each
+  /// task's cost in µs; how long a workload may run; how long frames keep being counted after the last task.
+  var oneFrameTasks = 20_000
+  var batchedTasks = 6_000
+  var batchSize = 200
   var throughputTaskMicroseconds = 20.0
-  var throughputRefreshHz = 120
-  var throughputTimeout = 3.0
+  var throughputTimeout = 1.0
+  var throughputTailSeconds = 0.1
+  /// Commit work in the throughput workloads, as a fraction of the period (the light profile's).
+  var throughputCommitFraction = 0.25
+  /// Enqueue-cost measurement: enqueues per repetition, and repetitions.
+  var enqueueCount = 20_000
+  var enqueueRepetitions = 5
   /// The feed's seed.
   var seed: UInt64 = 0x1D1E_3001
 
-  /// The full scenario of issue 3.
+  /// The full run's numbers.
   static let full = ScenarioSettings()
 
-  /// A short smoke scenario for CI: a 30-row fling at `.fast` deceleration (0.99 per ms), a 1 s drag,
-  /// 0.5 s idle, 2,000 throughput tasks.
+  /// The CI smoke run: shorter drag and idle, fewer throughput tasks.
   static var quick: ScenarioSettings {
     var settings = ScenarioSettings()
-    settings.flingRows = 30.4
-    settings.decelerationRate = 0.99
-    settings.dragSeconds = 1
-    settings.idleSeconds = 0.5
-    settings.restTimeout = 2
-    settings.throughputTasks = 2_000
-    settings.throughputTimeout = 1
+    settings.dragSeconds = 0.4
+    settings.idleSeconds = 0.2
+    settings.oneFrameTasks = 2_000
+    settings.batchedTasks = 1_000
+    settings.throughputTimeout = 0.5
+    settings.enqueueCount = 5_000
+    settings.enqueueRepetitions = 3
     return settings
   }
 }

@@ -26,7 +26,7 @@ struct ScrollMotion: Sendable {
       // UIScrollView: v(t) = v0 · rate^(t in ms); distance = v0 (1 − rate^t_ms) / (−ln rate) per ms.
       let ms = t * 1000
       let perMs = -log(rate)
-      let end = log(stopVelocity / velocity) / log(rate)
+      let end = log(stopVelocity / abs(velocity)) / log(rate)
       let clamped = min(ms, end)
       let distance = (velocity / 1000) * (1 - pow(rate, clamped)) / perMs
       return (startOffset + distance, ms >= end)
@@ -36,14 +36,15 @@ struct ScrollMotion: Sendable {
     }
   }
 
-  /// The release velocity (pt/s) that makes a fling at `rate` travel `distance` points before it stops at
-  /// `stopVelocity`.
+  /// The release velocity (pt/s) that makes a fling at `rate` travel `distance` points (negative: upwards)
+  /// before it stops at `stopVelocity`.
   static func flingVelocity(distance: Double, rate: Double, stopVelocity: Double) -> Double {
-    distance * 1000 * -log(rate) + stopVelocity
+    let speed = abs(distance) * 1000 * -log(rate) + stopVelocity
+    return distance < 0 ? -speed : speed
   }
 
   /// How long such a fling lasts, in seconds.
   static func flingDuration(velocity: Double, rate: Double, stopVelocity: Double) -> Double {
-    log(stopVelocity / velocity) / log(rate) / 1000
+    log(stopVelocity / abs(velocity)) / log(rate) / 1000
   }
 }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// The naive way: every image is drawn inside `cellForRow`, so a frame that brings new rows pays for
-/// all their images before it ends.
+/// all their images before its commit.
 @MainActor
 final class SyncStrategy: FeedStrategy {
-  func install(for workload: Workload, displayLink: DisplayLink) {}
+  func install(for workload: Workload, displayLink: DisplayLink?) {}
 
   func schedule(_ request: DrawRequest) { request.run() }
 
