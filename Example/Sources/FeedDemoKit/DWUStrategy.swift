@@ -99,6 +99,9 @@ final class DWUStrategy: FeedStrategy {
         }, request: nil))
   }
 
+  /// DWU's `removeAllTasks`.
+  func discardPending() { tasks.removeAll() }
+
   var pendingCount: Int { tasks.count }
 
   func uninstall() {

@@ -25,6 +25,8 @@ final class IdleWorkSlackStrategy: FeedStrategy {
 
   func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void) { base.scheduleTask(key: key, task) }
 
+  func discardPending() { base.discardPending() }
+
   var pendingCount: Int { base.pendingCount }
 
   func uninstall() { base.uninstall() }

@@ -68,6 +68,8 @@ final class IdleWorkStrategy: FeedStrategy {
     queue?.addTask(key: key, task)
   }
 
+  func discardPending() { queue?.removeAllTasks() }
+
   var pendingCount: Int { queue?.pendingTaskCount ?? 0 }
 
   func uninstall() {

@@ -30,6 +30,12 @@ final class MainQueueStrategy: FeedStrategy {
     enqueue(task)
   }
 
+  /// Queued blocks cannot be cancelled; a new generation makes them do nothing when they run.
+  func discardPending() {
+    generation += 1
+    pending = 0
+  }
+
   var pendingCount: Int { pending }
 
   func uninstall() {

@@ -74,6 +74,9 @@ final class RunLoopQueueStrategy: FeedStrategy {
 
   func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void) { enqueue(task) }
 
+  /// `ASRunLoopQueue` has no removal; the harness empties it.
+  func discardPending() { queue.removeAll() }
+
   var pendingCount: Int { queue.count }
 
   func uninstall() {

@@ -55,7 +55,7 @@ struct ScenarioRunner {
     recorder.recording.contentLowerBoundMs = bound.milliseconds(model: model, rows: rowsAtStop, version: version)
     recorder.recording.contentStart = Clock.now
     feed.checkContentComplete(at: Clock.now)
-    gate.run(mode: RunLoopModes.defaultCF, timeout: settings.restTimeout) {
+    gate.run(mode: RunLoopModes.defaultCF, timeout: settings.fillTimeout) {
       !displayLink.isRunning && (feed.isVisibleContentComplete || strategy.pendingCount == 0)
     }
     recorder.end(at: Clock.now)
@@ -78,6 +78,7 @@ struct ScenarioRunner {
     // itself left pending (the `CFRunLoopStop` that ended the previous phase) is not counted.
     RunLoopModes.run(mode: RunLoopModes.defaultCF, timeout: ScenarioRunner.settleSeconds, until: { false })
     recorder.recording.pendingAtIdleStart = strategy.pendingCount
+    strategy.discardPending()
     recorder.begin(.idle, at: Clock.now)
     let idle = IdleProbe.measure(seconds: settings.idleSeconds)
     recorder.end(at: Clock.now)

@@ -8,11 +8,16 @@ struct ScenarioSettings: Sendable {
   var stopVelocity = 50.0
   /// Slow drag speed in rows per second, and its duration in seconds.
   var dragRowsPerSecond = 2.0
-  var dragSeconds = 0.6
+  var dragSeconds = 0.5
   /// The idle measurement window, s.
   var idleSeconds = 0.25
-  /// The longest a rest phase waits, s (a phase ends earlier once nothing more can happen).
-  var restTimeout = 2.0
+  /// The longest the fill waits for the screen to complete, s (it ends earlier once nothing more can
+  /// come); content not complete by then is reported as never (JSON `null`). DWU, which wakes only on its
+  /// 0.1 s timer at rest, fills 10 draws a second and so never makes it.
+  var fillTimeout = 1.0
+  /// The longest the rest phase waits for the strategy to empty its queue, s; what it still holds then is
+  /// counted (`pendingAtIdleStart`) and discarded before the idle window, so idle measures an empty queue.
+  var restTimeout = 0.5
   /// Reload profile: how long after the scroll's stop the data changes, s ("while images are still
   /// filling": ~15 of the 63 visible draws have run by then under a policy that draws at rest).
   var reloadDelaySeconds = 0.03
@@ -39,6 +44,8 @@ struct ScenarioSettings: Sendable {
   static var quick: ScenarioSettings {
     var settings = ScenarioSettings()
     settings.dragSeconds = 0.4
+    settings.fillTimeout = 0.6
+    settings.restTimeout = 0.3
     settings.idleSeconds = 0.2
     settings.oneFrameTasks = 2_000
     settings.batchedTasks = 1_000

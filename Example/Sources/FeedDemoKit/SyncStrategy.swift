@@ -13,6 +13,8 @@ final class SyncStrategy: FeedStrategy {
 
   func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void) { task() }
 
+  func discardPending() {}
+
   var pendingCount: Int { 0 }
 
   func uninstall() {}

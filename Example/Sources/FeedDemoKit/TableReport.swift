@@ -1,58 +1,77 @@
-/// The terminal report: the feed table, the throughput table, the targets, and how to read them.
+/// The markdown report (stdout, and `--markdown PATH`): one table per profile and refresh rate, the
+/// throughput tables and the enqueue costs, each figure `median [min–max]` over the runs.
 enum TableReport {
-  /// The report as text.
+  /// The columns of a feed table.
+  static let feedColumns: [(title: String, metric: ScenarioMetric)] = [
+    ("dropped", .droppedFrames), ("fling", .droppedFramesFling), ("back", .droppedFramesFlingBack),
+    ("fill", .droppedFramesFill), ("drag", .droppedFramesSlowDrag), ("blank cell·s", .blankCellSeconds),
+    ("content ms", .contentCompleteMs), ("content / bound", .contentRatio), ("stale", .staleExecutions),
+    ("off-screen", .offscreenExecutions), ("vis. evicted", .visibleTasksEvicted),
+    ("idle wakes/s", .idleWakeupsPerSecond), ("idle CPU ms/s", .idleCpuMsPerSecond),
+  ]
+
+  /// The report as markdown.
   static func render(_ report: BenchmarkReport) -> String {
     var lines: [String] = []
     let runs = report.options.runs
-    lines.append(
-      "FeedDemo — \(report.options.quick ? "quick smoke scenario" : "feed scenario") — "
-        + "median of \(runs) run\(runs == 1 ? "" : "s") per figure")
+    lines.append("# FeedDemo\(report.options.quick ? " (quick)" : "") — median [min–max] of \(runs) run\(runs == 1 ? "" : "s")")
+    lines.append("")
     lines.append(
       "Machine: \(report.machine.cpuModel), \(report.machine.processors) cores, \(report.machine.unameText); "
-        + "load \(report.machine.loadAverage); \(report.machine.date)")
-    lines.append("Image draw (255×255 px, clip + blend): median \(fmt(report.imageDrawMs, 2)) ms")
+        + "load \(report.machine.loadAverage); \(report.machine.date). One rasterisation: \(fmt(report.imageDrawMs, 2)) ms.")
     lines.append("")
-    let header = [
-      "strategy", "Hz", "frames", "dropped", "fl/fi/dr/re", "p99 ms", "max ms", "content ms", "ideal ms", "ratio",
-      "stale", "offscr", "vis.evict", "blank s", "wakes/s", "idle cpu ms/s",
-    ]
-    var rows: [[String]] = []
-    for scenario in report.scenarios {
-      let r = scenario.median
-      let phases = [Phase.fling, .fill, .slowDrag, .rest].map { String(r.droppedByPhase[$0] ?? 0) }
-        .joined(separator: "/")
-      rows.append([
-        r.strategy.rawValue, String(r.refreshHz), String(r.frames), String(r.droppedFrames), phases,
-        fmt(r.p99FrameMs, 1), fmt(r.maxFrameMs, 1), r.contentCompleteMs.map { fmt($0, 0) } ?? "never",
-        r.contentIdealMs.map { fmt($0, 0) } ?? "-", scenario.contentRatio.map { fmt($0, 2) } ?? "-",
-        String(r.staleExecutions), String(r.offscreenExecutions), String(r.visibleTasksEvicted),
-        fmt(r.blankCellSecondsSlowDrag, 2), fmt(r.idleWakeupsPerSecond, 1), fmt(r.idleCpuMsPerSecond, 2),
-      ])
-    }
-    lines += table(header: header, rows: rows, leftAligned: 1)
-    if !report.throughput.isEmpty {
-      lines.append("")
-      lines.append(
-        "Throughput: \(report.settings.throughputTasks) tasks of ~\(fmt(report.settings.throughputTaskMicroseconds, 0)) µs "
-          + "while a \(report.settings.throughputRefreshHz) Hz display link runs")
-      let tHeader = ["strategy", "tasks/s", "ideal tasks/s", "ratio", "dropped", "executed", "window s", "task µs"]
-      let tRows = report.throughput.map { entry -> [String] in
-        let t = entry.result
-        return [
-          t.strategy.rawValue, fmt(t.tasksPerSecond, 0), fmt(t.idealTasksPerSecond, 0), fmt(entry.ratio, 2),
-          String(t.droppedFrames), String(t.executed) + (t.timedOut ? " (timed out)" : ""), fmt(t.windowSeconds, 2),
-          fmt(t.meanTaskMicroseconds, 1),
-        ]
+    lines.append("`\(report.command)`")
+    for profile in report.options.profiles {
+      for hz in report.options.refreshRates {
+        let figures = report.feed(profile, hz)
+        guard !figures.isEmpty else { continue }
+        let bound = figures.first?.stats[.contentLowerBoundMs]?.median ?? 0
+        lines.append("")
+        lines.append("## \(profile.rawValue), \(hz) Hz")
+        lines.append("")
+        lines.append("\(profile.summary); content lower bound \(fmt(bound, 0)) ms.")
+        lines.append("")
+        let columns = feedColumns.filter { $0.metric != .droppedFramesFlingBack || profile.settings.backRows > 0 }
+        lines.append("| strategy | " + columns.map(\.title).joined(separator: " | ") + " |")
+        lines.append("|---|" + String(repeating: "---|", count: columns.count))
+        for figure in figures {
+          let name = figure.strategy.isRecommended ? "**\(figure.strategy.rawValue)**" : figure.strategy.rawValue
+          let cells = columns.map { (figure.stats[$0.metric] ?? Stat([])).text($0.metric.digits) }
+          lines.append("| \(name) | " + cells.joined(separator: " | ") + " |")
+        }
       }
-      lines += table(header: tHeader, rows: tRows, leftAligned: 1)
     }
-    if !report.targets.isEmpty {
-      lines.append("")
-      lines.append("Targets:")
-      for check in report.targets {
+    for hz in report.options.refreshRates {
+      for mode in ThroughputMode.allCases {
+        let figures = report.throughput.filter { $0.refreshHz == hz && $0.mode == mode }
+        guard !figures.isEmpty else { continue }
+        let s = report.settings
+        lines.append("")
         lines.append(
-          "  [\(check.passed ? "pass" : "MISS")] \(check.scope): \(check.name) = \(check.measured) (target \(check.limit))"
-        )
+          "## Throughput, \(mode.rawValue), \(hz) Hz: "
+            + (mode == .oneFrame ? "\(s.oneFrameTasks) tasks in one frame" : "\(s.batchedTasks) tasks, \(s.batchSize) per frame")
+            + ", ~\(fmt(s.throughputTaskMicroseconds, 0)) µs each")
+        lines.append("")
+        lines.append("| strategy | tasks/s | ideal | ratio | dropped | of which after the window | timed out |")
+        lines.append("|---|---|---|---|---|---|---|")
+        for figure in figures {
+          let t = { (metric: ThroughputMetric) in (figure.stats[metric] ?? Stat([])).text(metric.digits) }
+          lines.append(
+            "| \(figure.strategy.rawValue) | \(t(.tasksPerSecond)) | \(t(.idealTasksPerSecond)) | \(t(.ratioToIdeal)) | "
+              + "\(t(.droppedFrames)) | \(t(.droppedFramesAfterWindow)) | \(t(.timedOut)) |")
+        }
+      }
+    }
+    if let append = report.arrayAppend {
+      lines.append("")
+      lines.append("## addTask cost, ns per task (\(report.settings.enqueueCount) enqueues)")
+      lines.append("")
+      lines.append("| strategy | ns per task | × Array.append |")
+      lines.append("|---|---|---|")
+      lines.append("| Array.append | \(append.text(1)) | 1 |")
+      for entry in report.enqueue {
+        let ratio = append.median > 0 ? fmt(entry.stat.median / append.median, 1) : "-"
+        lines.append("| \(entry.strategy.rawValue) | \(entry.stat.text(1)) | \(ratio) |")
       }
     }
     lines.append("")
@@ -61,24 +80,10 @@ enum TableReport {
   }
 
   static let legend = [
-    "dropped: refresh periods with no display-link callback (fl/fi/dr/re: fling / fill / slow drag / rest).",
-    "content: fling stop → every visible cell has its 3 images; ideal: the main thread's measured work in that",
-    "  window (visible draws + frames) with no idle gap; ratio = content / ideal.",
-    "stale: draws for a cell showing another row; offscr: draws for rows off screen (wasted);",
-    "vis.evict: tasks dropped by a queue limit while their cell was on screen (the cell stays blank).",
-    "blank s: visible cells missing images, integrated over the slow drag (cell-seconds).",
-    "wakes/s, idle cpu: run-loop wake-ups and main-thread CPU during the idle phase (nothing queued).",
+    "dropped: frames whose commit ended after the next vsync, plus vsyncs no frame served (fling / back / fill /",
+    "drag: by phase). blank cell·s: visible cells' missing images over the flings and the slow drag.",
+    "content: scroll stop (reload: the reload) → every visible cell shows its images; bound: those draws",
+    "measured in isolation. stale: draws that showed a row's old content; off-screen: wasted draws;",
+    "vis. evicted: draws a queue limit dropped while their cell was on screen. idle: at rest, nothing queued.",
   ]
-
-  private static func table(header: [String], rows: [[String]], leftAligned: Int) -> [String] {
-    var widths = header.map(\.count)
-    for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
-    func line(_ cells: [String]) -> String {
-      cells.enumerated().map { i, cell in
-        let pad = String(repeating: " ", count: widths[i] - cell.count)
-        return i < leftAligned ? cell + pad : pad + cell
-      }.joined(separator: "  ")
-    }
-    return [line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")] + rows.map(line)
-  }
 }

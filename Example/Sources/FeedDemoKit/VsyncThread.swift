@@ -69,8 +69,9 @@ final class VsyncThread: @unchecked Sendable {
       condition.unlock()
       let now = Clock.now
       let next = origin &+ ((now &- origin) / period + 1) &* period
-      var remaining = timespec(tv_sec: Int(next - now) / 1_000_000_000, tv_nsec: Int(next - now) % 1_000_000_000)
-      while nanosleep(&remaining, &remaining) != 0 {}
+      var request = timespec(tv_sec: Int(next - now) / 1_000_000_000, tv_nsec: Int(next - now) % 1_000_000_000)
+      var remaining = timespec()
+      while nanosleep(&request, &remaining) != 0 { request = remaining }
       condition.lock()
       if running {
         CFRunLoopSourceSignal(source)
