@@ -121,7 +121,9 @@ struct Benchmark {
   private func dumpDrops(_ result: ScenarioResult) {
     for point in result.chart where point.dropped > 0 {
       let phase = result.phaseSpans.last { $0.start <= point.time }?.phase.rawValue ?? "?"
-      progress("    drop: \(phase) t=\(fmt(point.time, 3)) s, commit \(fmt(point.latencyMs, 1)) ms after vsync, \(point.dropped) dropped")
+      progress(
+        "    drop: \(phase) t=\(fmt(point.time, 3)) s, commit \(fmt(point.latencyMs, 1)) ms after vsync, \(point.dropped) dropped"
+      )
     }
   }
 

@@ -30,7 +30,8 @@ public enum FeedDemoMain {
     if let path = options.markdownPath { outputs.append((path, markdown, "markdown")) }
     if let directory = options.svgDirectory {
       for profile in options.profiles {
-        outputs.append(("\(directory)/feeddemo-\(profile.rawValue).svg", SVGChart.render(report, profile: profile), "chart"))
+        outputs.append(
+          ("\(directory)/feeddemo-\(profile.rawValue).svg", SVGChart.render(report, profile: profile), "chart"))
       }
     }
     for output in outputs {

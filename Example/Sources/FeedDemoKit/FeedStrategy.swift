@@ -63,7 +63,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .dwu: return DWUStrategy(variant: .faithful)
     case .dwuUnbind: return DWUStrategy(variant: .unbindOnEndDisplaying)
     case .noGuard: return DWUStrategy(variant: .noGuard)
-    case .runLoopQueue: return RunLoopQueueStrategy(batchSize: RunLoopQueueStrategy.defaultBatchSize, ensureExclusiveMembership: true)
+    case .runLoopQueue:
+      return RunLoopQueueStrategy(batchSize: RunLoopQueueStrategy.defaultBatchSize, ensureExclusiveMembership: true)
     case .runLoopQueueTuned: return RunLoopQueueStrategy(batchSize: 16, ensureExclusiveMembership: false)
     case .idleWork: return IdleWorkStrategy(variant: .defaults)
     case .idleWork4ms: return IdleWorkStrategy(variant: .milliseconds4)

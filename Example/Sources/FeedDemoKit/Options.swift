@@ -29,7 +29,7 @@ struct Options: Sendable {
     usage: FeedDemo [--quick] [--json] [--json-out PATH] [--markdown PATH] [--svg DIR] [--profile LIST]
                     [--hz LIST] [--strategies LIST] [--runs N] [--no-throughput] [--no-enqueue-cost]
 
-      --quick             CI smoke run: profiles light,reload at 60 Hz, 1 run, shorter phases (< 60 s)
+      --quick             CI smoke run: the reload profile at 60 Hz, 1 run, every strategy (< 60 s)
       --json              print only the JSON document on stdout (progress goes to stderr)
       --json-out PATH     also write the JSON document to PATH
       --markdown PATH     also write the markdown tables to PATH
@@ -101,7 +101,7 @@ struct Options: Sendable {
     }
     if options.quick {
       if !explicit.contains("--hz") { options.refreshRates = [60] }
-      if !explicit.contains("--profile") { options.profiles = [.light, .reload] }
+      if !explicit.contains("--profile") { options.profiles = [.reload] }
       if !explicit.contains("--runs") { options.runs = 1 }
     }
     return .success(options)

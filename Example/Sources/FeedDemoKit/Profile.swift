@@ -34,7 +34,8 @@ public enum Profile: String, CaseIterable, Sendable {
   /// One line for the report.
   var summary: String {
     let s = settings
-    var text = "\(Int(s.rowHeight)) pt rows, draw ×\(s.drawPasses), commit \(Int(s.commitFraction * 100))% of the period"
+    var text =
+      "\(Int(s.rowHeight)) pt rows, draw ×\(s.drawPasses), commit \(Int(s.commitFraction * 100))% of the period"
     text += ", fling \(fmt(s.flingRows, 1)) rows down"
     if s.backRows > 0 { text += " then \(fmt(s.backRows, 0)) up" }
     if s.reloads { text += ", reloadData of the visible rows during the fill" }

@@ -8,13 +8,13 @@ struct ScenarioSettings: Sendable {
   var stopVelocity = 50.0
   /// Slow drag speed in rows per second, and its duration in seconds.
   var dragRowsPerSecond = 2.0
-  var dragSeconds = 0.5
+  var dragSeconds = 0.4
   /// The idle measurement window, s.
-  var idleSeconds = 0.25
+  var idleSeconds = 0.2
   /// The longest the fill waits for the screen to complete, s (it ends earlier once nothing more can
   /// come); content not complete by then is reported as never (JSON `null`). DWU, which wakes only on its
   /// 0.1 s timer at rest, fills 10 draws a second and so never makes it.
-  var fillTimeout = 1.0
+  var fillTimeout = 0.8
   /// The longest the rest phase waits for the strategy to empty its queue, s; what it still holds then is
   /// counted (`pendingAtIdleStart`) and discarded before the idle window, so idle measures an empty queue.
   var restTimeout = 0.5
@@ -27,7 +27,7 @@ struct ScenarioSettings: Sendable {
   var batchedTasks = 6_000
   var batchSize = 200
   var throughputTaskMicroseconds = 20.0
-  var throughputTimeout = 1.0
+  var throughputTimeout = 0.8
   var throughputTailSeconds = 0.1
   /// Commit work in the throughput workloads, as a fraction of the period (the light profile's).
   var throughputCommitFraction = 0.25
@@ -40,10 +40,9 @@ struct ScenarioSettings: Sendable {
   /// The full run's numbers.
   static let full = ScenarioSettings()
 
-  /// The CI smoke run: shorter drag and idle, fewer throughput tasks.
+  /// The CI smoke run: shorter timeouts, fewer throughput tasks (with the reload profile only, < 60 s).
   static var quick: ScenarioSettings {
     var settings = ScenarioSettings()
-    settings.dragSeconds = 0.4
     settings.fillTimeout = 0.6
     settings.restTimeout = 0.3
     settings.idleSeconds = 0.2

@@ -14,11 +14,13 @@ enum TableReport {
   static func render(_ report: BenchmarkReport) -> String {
     var lines: [String] = []
     let runs = report.options.runs
-    lines.append("# FeedDemo\(report.options.quick ? " (quick)" : "") — median [min–max] of \(runs) run\(runs == 1 ? "" : "s")")
+    lines.append(
+      "# FeedDemo\(report.options.quick ? " (quick)" : "") — median [min–max] of \(runs) run\(runs == 1 ? "" : "s")")
     lines.append("")
     lines.append(
       "Machine: \(report.machine.cpuModel), \(report.machine.processors) cores, \(report.machine.unameText); "
-        + "load \(report.machine.loadAverage); \(report.machine.date). One rasterisation: \(fmt(report.imageDrawMs, 2)) ms.")
+        + "load \(report.machine.loadAverage); \(report.machine.date). One rasterisation: \(fmt(report.imageDrawMs, 2)) ms."
+    )
     lines.append("")
     lines.append("`\(report.command)`")
     for profile in report.options.profiles {
@@ -49,7 +51,8 @@ enum TableReport {
         lines.append("")
         lines.append(
           "## Throughput, \(mode.rawValue), \(hz) Hz: "
-            + (mode == .oneFrame ? "\(s.oneFrameTasks) tasks in one frame" : "\(s.batchedTasks) tasks, \(s.batchSize) per frame")
+            + (mode == .oneFrame
+              ? "\(s.oneFrameTasks) tasks in one frame" : "\(s.batchedTasks) tasks, \(s.batchSize) per frame")
             + ", ~\(fmt(s.throughputTaskMicroseconds, 0)) µs each")
         lines.append("")
         lines.append("| strategy | tasks/s | ideal | ratio | dropped | of which after the window | timed out |")

@@ -8,7 +8,9 @@ final class DroppedFramesTests: XCTestCase {
   private let period: UInt64 = 16_000_000
 
   /// A frame serving `tick`, starting 0.5 ms after its vsync and committing `commitMs` after the vsync.
-  private func frame(_ tick: Int64, commitMs: Double, phase: Phase = .fling, afterResume: Bool = false)
+  private func frame(
+    _ tick: Int64, commitMs: Double, phase: Phase = .fling, afterResume: Bool = false
+  )
     -> FrameRecord
   {
     let vsync = UInt64(tick) * period

@@ -29,7 +29,8 @@ final class StaleExecutionTests: XCTestCase {
       .init(start: 0, end: 1, row: 1, verdict: .fresh), .init(start: 1, end: 2, row: 2, verdict: .stale),
       .init(start: 2, end: 3, row: 3, verdict: .offscreen), .init(start: 3, end: 4, row: 4, verdict: .stale),
     ]
-    let result = ScenarioMetrics.result(kind: .noGuard, profile: .reload, refreshHz: 60, recording: recording, origin: 0)
+    let result = ScenarioMetrics.result(
+      kind: .noGuard, profile: .reload, refreshHz: 60, recording: recording, origin: 0)
     XCTAssertEqual(result[.staleExecutions], 2)
     XCTAssertEqual(result[.offscreenExecutions], 1)
     XCTAssertEqual(result[.drawsExecuted], 4)
@@ -47,7 +48,8 @@ final class StaleExecutionTests: XCTestCase {
       cell.displayedVersion = 1
       XCTAssertEqual(cell.currentIndexPath, indexPath)
       XCTAssertEqual(
-        DrawJudge.judge(row: 5, version: 0, cellRow: cell.displayedRow, cellVersion: cell.displayedVersion, visible: 0...10),
+        DrawJudge.judge(
+          row: 5, version: 0, cellRow: cell.displayedRow, cellVersion: cell.displayedVersion, visible: 0...10),
         .stale)
     }
   }
