@@ -21,11 +21,13 @@ struct Benchmark {
         + "\(options.refreshRates.map { "\($0) Hz" }.joined(separator: ", ")) × \(options.strategies.count) strategies "
         + "× \(options.runs) run(s); image draw \(fmt(imageDrawMs, 2)) ms")
 
-    let runner = ScenarioRunner(settings: settings, bound: ContentBound())
+    let bound = ContentBound()
+    let runner = ScenarioRunner(settings: settings, bound: bound)
     let workload = ThroughputWorkload(settings: settings, taskIterations: taskIterations)
     var feedRuns: [String: [ScenarioResult]] = [:]
     var throughputRuns: [String: [ThroughputResult]] = [:]
     for run in 1...options.runs {
+      bound.refresh()
       for profile in options.profiles {
         for hz in options.refreshRates {
           for kind in options.strategies {
@@ -78,7 +80,16 @@ struct Benchmark {
     for profile in options.profiles {
       for hz in options.refreshRates {
         for kind in options.strategies {
-          guard let runs = feedRuns["\(profile.rawValue)/\(hz)/\(kind.rawValue)"] else { continue }
+          guard var runs = feedRuns["\(profile.rawValue)/\(hz)/\(kind.rawValue)"] else { continue }
+          // Every run's ratio against the smallest bound any round measured for that profile and rate.
+          let smallest = feedRuns.filter { $0.key.hasPrefix("\(profile.rawValue)/\(hz)/") }.values
+            .flatMap { $0.map { $0[.contentLowerBoundMs] } }.filter { $0 > 0 }.min()
+          if let smallest {
+            for index in runs.indices {
+              runs[index].values[.contentLowerBoundMs] = smallest
+              runs[index].values[.contentRatio] = runs[index][.contentCompleteMs] / smallest
+            }
+          }
           var stats: [ScenarioMetric: Stat] = [:]
           for metric in ScenarioMetric.allCases { stats[metric] = Stat(runs.map { $0[metric] }) }
           feed.append(.init(profile: profile, refreshHz: hz, strategy: kind, stats: stats, firstRun: runs[0]))

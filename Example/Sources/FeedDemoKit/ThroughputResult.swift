@@ -10,7 +10,7 @@ enum ThroughputMode: String, CaseIterable, Sendable {
 enum ThroughputMetric: String, CaseIterable, Sendable {
   /// Tasks run per second over the window (first hand-over to last task's end).
   case tasksPerSecond
-  /// What the main thread could have run: the window less commit work, over the mean task time, per
+  /// What the main thread could have run: the window less commit work, over the median task time, per
   /// second — and, batched, no more than the producer offered (batch × refresh rate).
   case idealTasksPerSecond
   /// `tasksPerSecond / idealTasksPerSecond`.
@@ -49,15 +49,17 @@ struct ThroughputResult: Sendable {
   /// - Parameters:
   ///   - frames: every committed frame from the first hand-over until the run stopped (the tail included).
   ///   - window: first hand-over frame's start to the last task's end (or the timeout).
+  ///   - taskMedianNanos: the median task's duration; the median, not the mean, so that a task the shared
+  ///     machine preempted does not shrink the ideal.
   ///   - commitNanosInWindow: commit work done in the window.
   ///   - offeredPerSecond: the producer's rate, batched; `nil` for one frame.
   static func compute(
     strategy: StrategyKind, mode: ThroughputMode, refreshHz: Int, frames: [FrameRecord], origin: UInt64,
-    period: UInt64, window: (start: UInt64, end: UInt64), total: Int, executed: Int, taskNanos: UInt64,
+    period: UInt64, window: (start: UInt64, end: UInt64), total: Int, executed: Int, taskMedianNanos: UInt64,
     commitNanosInWindow: UInt64, offeredPerSecond: Double?
   ) -> ThroughputResult {
     let seconds = max(Double(window.end &- window.start) / 1e9, 1e-9)
-    let meanTask = executed > 0 ? Double(taskNanos) / Double(executed) / 1e9 : 0
+    let meanTask = executed > 0 ? Double(taskMedianNanos) / 1e9 : 0
     var ideal = meanTask > 0 ? max(0, seconds - Double(commitNanosInWindow) / 1e9) / meanTask / seconds : 0
     if let offeredPerSecond { ideal = min(ideal, offeredPerSecond) }
     let perFrame = DroppedFrames.perFrame(frames, origin: origin, period: period)

@@ -14,7 +14,7 @@ struct ThroughputWorkload {
   private final class State {
     var executed = 0
     var handedOver = 0
-    var taskNanos: UInt64 = 0
+    var taskDurations: [UInt64] = []
     var lastTaskEnd: UInt64 = 0
     var windowStart: UInt64?
     var frames: [FrameRecord] = []
@@ -36,7 +36,7 @@ struct ThroughputWorkload {
       let start = Clock.now
       state.sink &+= CPUWork.run(iterations: iterations, seed: start)
       let end = Clock.now
-      state.taskNanos += end - start
+      state.taskDurations.append(end - start)
       state.executed += 1
       state.lastTaskEnd = end
     }
@@ -73,7 +73,8 @@ struct ThroughputWorkload {
     return ThroughputResult.compute(
       strategy: kind, mode: mode, refreshHz: refreshHz, frames: state.frames, origin: displayLink.originNanos,
       period: displayLink.period, window: (windowStart, windowEnd), total: total, executed: state.executed,
-      taskNanos: state.taskNanos, commitNanosInWindow: commitNanos,
+      taskMedianNanos: state.taskDurations.sorted().dropFirst(state.taskDurations.count / 2).first ?? 0,
+      commitNanosInWindow: commitNanos,
       offeredPerSecond: mode == .batched ? Double(batch * refreshHz) : nil)
   }
 }

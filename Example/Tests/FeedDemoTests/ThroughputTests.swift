@@ -19,7 +19,7 @@ final class ThroughputTests: XCTestCase {
     let frames = [frame(0, commitAfterVsyncMs: 402, afterResume: true), frame(48, commitAfterVsyncMs: 3)]
     let result = ThroughputResult.compute(
       strategy: .sync, mode: .oneFrame, refreshHz: 120, frames: frames, origin: 0, period: period,
-      window: (100_000, 399_100_000), total: 20_000, executed: 20_000, taskNanos: 400_000_000,
+      window: (100_000, 399_100_000), total: 20_000, executed: 20_000, taskMedianNanos: 20_000,
       commitNanosInWindow: 0, offeredPerSecond: nil)
     XCTAssertEqual(result[.droppedFrames], 48)
     XCTAssertEqual(result[.droppedFramesAfterWindow], 47)
@@ -31,7 +31,7 @@ final class ThroughputTests: XCTestCase {
     let frames = (0..<120).map { frame(Int64($0), commitAfterVsyncMs: 3, afterResume: $0 == 0) }
     let result = ThroughputResult.compute(
       strategy: .dwu, mode: .oneFrame, refreshHz: 120, frames: frames, origin: 0, period: period,
-      window: (0, 1_000_000_000), total: 20_000, executed: 3_750, taskNanos: 75_000_000,
+      window: (0, 1_000_000_000), total: 20_000, executed: 3_750, taskMedianNanos: 20_000,
       commitNanosInWindow: 250_000_000, offeredPerSecond: nil)
     XCTAssertEqual(result[.idealTasksPerSecond], 37_500, accuracy: 1)
     XCTAssertEqual(result[.ratioToIdeal], 0.1, accuracy: 1e-6)
@@ -45,7 +45,7 @@ final class ThroughputTests: XCTestCase {
     let frames = (0..<30).map { frame(Int64($0), commitAfterVsyncMs: 6, afterResume: $0 == 0) }
     let result = ThroughputResult.compute(
       strategy: .idleWork, mode: .batched, refreshHz: 120, frames: frames, origin: 0, period: period,
-      window: (0, 250_000_000), total: 6_000, executed: 6_000, taskNanos: 120_000_000,
+      window: (0, 250_000_000), total: 6_000, executed: 6_000, taskMedianNanos: 20_000,
       commitNanosInWindow: 62_500_000, offeredPerSecond: 24_000)
     XCTAssertEqual(result[.idealTasksPerSecond], 24_000, accuracy: 1e-6)
     XCTAssertEqual(result[.ratioToIdeal], 1, accuracy: 1e-6)
