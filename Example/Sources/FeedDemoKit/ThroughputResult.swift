@@ -11,7 +11,8 @@ enum ThroughputMetric: String, CaseIterable, Sendable {
   /// Tasks run per second over the window (first hand-over to last task's end).
   case tasksPerSecond
   /// What the main thread could have run: the window less commit work, over the median task time, per
-  /// second — and, batched, no more than the producer offered (batch × refresh rate).
+  /// second — and, batched, no more than the producer allows (all tasks over the time from the first
+  /// hand-over to the last batch's hand-over plus that batch's work).
   case idealTasksPerSecond
   /// `tasksPerSecond / idealTasksPerSecond`.
   case ratioToIdeal
@@ -52,7 +53,7 @@ struct ThroughputResult: Sendable {
   ///   - taskMedianNanos: the median task's duration; the median, not the mean, so that a task the shared
   ///     machine preempted does not shrink the ideal.
   ///   - commitNanosInWindow: commit work done in the window.
-  ///   - offeredPerSecond: the producer's rate, batched; `nil` for one frame.
+  ///   - offeredPerSecond: the fastest rate the producer allows, batched; `nil` for one frame.
   static func compute(
     strategy: StrategyKind, mode: ThroughputMode, refreshHz: Int, frames: [FrameRecord], origin: UInt64,
     period: UInt64, window: (start: UInt64, end: UInt64), total: Int, executed: Int, taskMedianNanos: UInt64,
