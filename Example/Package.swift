@@ -1,9 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// FeedDemo: a UITableView-like feed simulated on the real main CFRunLoop, measuring IdleWork against
-// DWURunLoopWorkDistribution, Texture's ASRunLoopQueue and the naive ways. It is also the benchmark:
-//   swift run -c release --package-path Example FeedDemo
+// FeedDemo v2: a UITableView-like feed on the real main CFRunLoop with an iOS-like frame pipeline (a
+// display-link source signalled by a vsync thread, a commit observer at BeforeWaiting order 2,000,000),
+// measuring IdleWork against DWURunLoopWorkDistribution, Texture's ASRunLoopQueue and the naive ways.
+//   swift run -c release --package-path Example FeedDemo --quick
+// FeedDemoKit holds everything the metric tests need; FeedDemo is a thin `main`.
 let package = Package(
   name: "FeedDemo",
   platforms: [.macOS(.v10_15)],
@@ -11,10 +13,12 @@ let package = Package(
   // (a path dependency's identity is otherwise its directory name).
   dependencies: [.package(name: "IdleWork", path: "..")],
   targets: [
-    .executableTarget(
-      name: "FeedDemo",
+    .target(
+      name: "FeedDemoKit",
       dependencies: [.product(name: "IdleWork", package: "IdleWork")]
-    )
+    ),
+    .executableTarget(name: "FeedDemo", dependencies: ["FeedDemoKit"]),
+    .testTarget(name: "FeedDemoTests", dependencies: ["FeedDemoKit"]),
   ],
   swiftLanguageModes: [.v6]
 )

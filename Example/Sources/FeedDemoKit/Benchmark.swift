@@ -1,0 +1,144 @@
+import Foundation
+
+/// Runs every selected strategy through every selected profile at every refresh rate, and through the
+/// throughput workloads, `runs` times, interleaved (run 1 of everything, then run 2, …) so that a noisy
+/// stretch of the shared machine hits all strategies alike; then the enqueue cost; then takes median, min
+/// and max of every figure.
+@MainActor
+struct Benchmark {
+  let options: Options
+  let command: String
+
+  /// Runs everything and returns the report. Progress goes to stderr.
+  func run() -> BenchmarkReport {
+    let started = Clock.now
+    let settings: ScenarioSettings = options.quick ? .quick : .full
+    RunLoopModes.install()
+    let imageDrawMs = Self.measureImageDraw()
+    let taskIterations = CPUWork.iterations(forMicroseconds: settings.throughputTaskMicroseconds)
+    progress(
+      "FeedDemo: \(options.profiles.map(\.rawValue).joined(separator: ",")) × "
+        + "\(options.refreshRates.map { "\($0) Hz" }.joined(separator: ", ")) × \(options.strategies.count) strategies "
+        + "× \(options.runs) run(s); image draw \(fmt(imageDrawMs, 2)) ms")
+
+    let bound = ContentBound()
+    let runner = ScenarioRunner(settings: settings, bound: bound)
+    let workload = ThroughputWorkload(settings: settings, taskIterations: taskIterations)
+    var feedRuns: [String: [ScenarioResult]] = [:]
+    var throughputRuns: [String: [ThroughputResult]] = [:]
+    for run in 1...options.runs {
+      bound.refresh()
+      for profile in options.profiles {
+        for hz in options.refreshRates {
+          for kind in options.strategies {
+            let begin = Clock.now
+            let result = runner.run(kind, profile: profile, refreshHz: hz)
+            feedRuns["\(profile.rawValue)/\(hz)/\(kind.rawValue)", default: []].append(result)
+            if debug { dumpDrops(result) }
+            progress(
+              "  run \(run)/\(options.runs) \(profile.rawValue) \(hz) Hz \(kind.rawValue): dropped "
+                + "\(fmt(result[.droppedFrames], 0)), blank \(fmt(result[.blankCellSeconds], 2)) s, content "
+                + "\(fmt(result[.contentCompleteMs], 0)) ms (×\(fmt(result[.contentRatio], 2))), stale "
+                + "\(fmt(result[.staleExecutions], 0)), vis.evicted \(fmt(result[.visibleTasksEvicted], 0)), wakes/s "
+                + "\(fmt(result[.idleWakeupsPerSecond], 1)) (\(fmt(Clock.milliseconds(from: begin, to: Clock.now) / 1000, 1)) s)"
+            )
+          }
+        }
+      }
+      if !options.skipThroughput {
+        for hz in options.refreshRates {
+          for mode in ThroughputMode.allCases {
+            for kind in options.strategies {
+              let result = workload.run(kind, mode: mode, refreshHz: hz)
+              throughputRuns["\(mode.rawValue)/\(hz)/\(kind.rawValue)", default: []].append(result)
+              progress(
+                "  run \(run)/\(options.runs) throughput \(mode.rawValue) \(hz) Hz \(kind.rawValue): "
+                  + "\(fmt(result[.tasksPerSecond], 0)) tasks/s (×\(fmt(result[.ratioToIdeal], 2)) of ideal), dropped "
+                  + "\(fmt(result[.droppedFrames], 0)) (\(fmt(result[.droppedFramesAfterWindow], 0)) after)")
+            }
+          }
+        }
+      }
+    }
+
+    var enqueue: [(strategy: StrategyKind, stat: Stat)] = []
+    var arrayAppend: Stat?
+    if !options.skipEnqueueCost {
+      arrayAppend = Stat(
+        EnqueueCost.arrayAppend(count: settings.enqueueCount, repetitions: settings.enqueueRepetitions))
+      for kind in options.strategies {
+        let stat = Stat(
+          EnqueueCost.strategy(kind, count: settings.enqueueCount, repetitions: settings.enqueueRepetitions))
+        enqueue.append((kind, stat))
+        progress("  addTask cost \(kind.rawValue): \(stat.text(1)) ns per task")
+        // Drain what the main queue strategy left behind (its blocks are no-ops after `uninstall`).
+        RunLoopModes.run(mode: RunLoopModes.defaultCF, timeout: 0.01, until: { false })
+      }
+    }
+
+    var feed: [BenchmarkReport.FeedFigure] = []
+    for profile in options.profiles {
+      for hz in options.refreshRates {
+        for kind in options.strategies {
+          guard var runs = feedRuns["\(profile.rawValue)/\(hz)/\(kind.rawValue)"] else { continue }
+          // Every run's ratio against the smallest bound any round measured for that profile and rate.
+          let smallest = feedRuns.filter { $0.key.hasPrefix("\(profile.rawValue)/\(hz)/") }.values
+            .flatMap { $0.map { $0[.contentLowerBoundMs] } }.filter { $0 > 0 }.min()
+          if let smallest {
+            for index in runs.indices {
+              runs[index].values[.contentLowerBoundMs] = smallest
+              runs[index].values[.contentRatio] = runs[index][.contentCompleteMs] / smallest
+            }
+          }
+          var stats: [ScenarioMetric: Stat] = [:]
+          for metric in ScenarioMetric.allCases { stats[metric] = Stat(runs.map { $0[metric] }) }
+          feed.append(.init(profile: profile, refreshHz: hz, strategy: kind, stats: stats, firstRun: runs[0]))
+        }
+      }
+    }
+    var throughput: [BenchmarkReport.ThroughputFigure] = []
+    for hz in options.refreshRates {
+      for mode in ThroughputMode.allCases {
+        for kind in options.strategies {
+          guard let runs = throughputRuns["\(mode.rawValue)/\(hz)/\(kind.rawValue)"] else { continue }
+          var stats: [ThroughputMetric: Stat] = [:]
+          for metric in ThroughputMetric.allCases { stats[metric] = Stat(runs.map { $0[metric] }) }
+          throughput.append(.init(mode: mode, refreshHz: hz, strategy: kind, stats: stats))
+        }
+      }
+    }
+    return BenchmarkReport(
+      command: command, options: options, settings: settings, machine: MachineInfo.current(),
+      imageDrawMs: imageDrawMs, feed: feed, throughput: throughput, enqueue: enqueue, arrayAppend: arrayAppend,
+      elapsedSeconds: Double(Clock.now - started) / 1e9)
+  }
+
+  /// Median time of one image rasterisation on this machine (also warms the code up).
+  static func measureImageDraw() -> Double {
+    var buffer: [UInt8] = []
+    var samples: [Double] = []
+    var sink: UInt32 = 0
+    for seed in 0..<15 {
+      let start = Clock.now
+      sink &+= ImageRasterizer.draw(seed: UInt64(seed), into: &buffer)
+      samples.append(Clock.milliseconds(from: start, to: Clock.now))
+    }
+    return Stat(samples).median + Double(sink & 1) * 1e-9
+  }
+
+  /// `FEEDDEMO_DEBUG=1` lists every frame with drops on stderr.
+  private var debug: Bool { ProcessInfo.processInfo.environment["FEEDDEMO_DEBUG"] != nil }
+
+  private func dumpDrops(_ result: ScenarioResult) {
+    for point in result.chart where point.dropped > 0 {
+      let phase = result.phaseSpans.last { $0.start <= point.time }?.phase.rawValue ?? "?"
+      progress(
+        "    drop: \(phase) t=\(fmt(point.time, 3)) s, commit \(fmt(point.latencyMs, 1)) ms after vsync, \(point.dropped) dropped"
+      )
+    }
+  }
+
+  private func progress(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+  }
+}

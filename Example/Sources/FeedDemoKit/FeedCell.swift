@@ -1,0 +1,75 @@
+import Foundation
+
+/// A reusable feed cell: a title and three image views.
+///
+/// `currentIndexPath` is the app's own property, as DWU's demo adds it to `UITableViewCell` through a
+/// category: set in `cellForRow`, read by the baselines' stale guards. The cell does not depend on the
+/// IdleWork library; the IdleWork strategies adapt it in their own files.
+@MainActor
+final class FeedCell {
+  /// One image view's content.
+  struct ImageSlot: Equatable {
+    /// The row whose image this slot holds, or `nil` while it is blank.
+    var row: Int?
+    /// The content version of that image.
+    var version = 0
+  }
+
+  /// The index path the cell shows now, for the stale guards: set in `cellForRow` (DWU's category
+  /// property). UIKit never clears it; a strategy may (`dwuUnbind`, IdleWork's `cellDidEndDisplaying`).
+  var currentIndexPath: IndexPath?
+  /// The row and content version the table last configured this cell for — the table's own record, which
+  /// no strategy touches. The metrics judge every draw against it, not against `currentIndexPath`.
+  var displayedRow: Int?
+  /// The content version of `displayedRow` the cell was configured with.
+  var displayedVersion = 0
+  /// The three image views.
+  private(set) var slots: [ImageSlot]
+  /// The pixel buffers the images are rasterised into, reused across rows.
+  var buffers: [[UInt8]]
+  /// Checksums of the title layout and images, kept so the work is observable.
+  private(set) var checksum: UInt64 = 0
+
+  /// Creates a blank cell with `imageCount` image views.
+  init(imageCount: Int) {
+    slots = Array(repeating: ImageSlot(), count: imageCount)
+    buffers = Array(repeating: [], count: imageCount)
+  }
+
+  /// Clears the images, as `prepareForReuse` does.
+  func prepareForReuse() {
+    for index in slots.indices { slots[index] = ImageSlot() }
+  }
+
+  /// Sets the title: the synchronous, small part of `cellForRow` (text measurement and line breaking).
+  func layoutTitle(_ title: String) {
+    var hash: UInt64 = 1_469_598_103_934_665_603
+    var width = 0.0
+    for _ in 0..<4 {
+      for scalar in title.unicodeScalars {
+        hash = (hash ^ UInt64(scalar.value)) &* 1_099_511_628_211
+        width += Double(hash & 0xF) * 0.37 + 5.5
+        if width > 320 { width = 0 }
+      }
+    }
+    checksum &+= hash ^ UInt64(width)
+  }
+
+  /// Shows image `index` of `row` in content `version`, rasterised by `draw` into the slot's buffer. The
+  /// fade-in that follows runs in the render server and costs the main thread nothing.
+  func setImage(index: Int, row: Int, version: Int, draw: (inout [UInt8]) -> UInt32) {
+    checksum &+= UInt64(draw(&buffers[index]))
+    slots[index] = ImageSlot(row: row, version: version)
+  }
+
+  /// Marks image `index` as shown without drawing it (the first screen, drawn before the measurement).
+  func setImageUnmeasured(index: Int, row: Int, version: Int) {
+    slots[index] = ImageSlot(row: row, version: version)
+  }
+
+  /// Images this cell shows for the row and version it is configured for.
+  var imagesShown: Int {
+    guard let row = displayedRow else { return 0 }
+    return slots.reduce(0) { $0 + ($1 == ImageSlot(row: row, version: displayedVersion) ? 1 : 0) }
+  }
+}

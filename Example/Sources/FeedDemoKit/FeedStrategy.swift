@@ -1,0 +1,106 @@
+import Foundation
+
+/// What the benchmark runs a strategy for.
+enum Workload: Sendable {
+  /// The feed scenario: image draws for cells, with the strategy's own queue limits.
+  case feed
+  /// The throughput workloads and the enqueue-cost measurement: thousands of small cell-less tasks; queue
+  /// limits are lifted where the strategy has a setting for it (DWU's `maximumQueueLength`, IdleWork's
+  /// `maximumQueueLength`).
+  case throughput
+}
+
+/// A scheduling policy under test: how `cellForRow` gets its image draws done.
+@MainActor
+protocol FeedStrategy: AnyObject {
+  /// Sets the strategy up on the main run loop (observers, timers, sources).
+  func install(for workload: Workload, displayLink: DisplayLink?)
+  /// The top of `cellForRow`: `cell` is being configured for `indexPath` (before its draws are handed over).
+  func cellWillConfigure(_ cell: FeedCell, at indexPath: IndexPath)
+  /// Hands over one image draw from `cellForRow`.
+  func schedule(_ request: DrawRequest)
+  /// `tableView(_:didEndDisplaying:forRowAt:)`: `cell` stopped showing `indexPath` on screen; it goes to
+  /// the reuse pool next, still bound to the row. What each strategy does here is part of its policy.
+  func cellDidEndDisplaying(_ cell: FeedCell, forRowAt indexPath: IndexPath)
+  /// Hands over one small task of the throughput workloads (its enqueue path is what `addTaskCost` times).
+  func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void)
+  /// Drops every pending task without running it (DWU's `removeAllTasks`, IdleWork's `removeAllTasks`; the
+  /// harness empties the queues that have no such call). Used once, before the idle window.
+  func discardPending()
+  /// Tasks handed over and not yet run or dropped.
+  var pendingCount: Int { get }
+  /// Removes everything the strategy put on the run loop and drops what it still holds.
+  func uninstall()
+}
+
+extension FeedStrategy {
+  /// Nothing: the baselines have no call at the top of `cellForRow` (their users set the cell's own
+  /// `currentIndexPath`, which the table view's `configure` does for every strategy).
+  func cellWillConfigure(_ cell: FeedCell, at indexPath: IndexPath) {}
+}
+
+/// The strategies the benchmark knows, in report order.
+enum StrategyKind: String, CaseIterable, Sendable {
+  /// Draws inside `cellForRow`.
+  case sync
+  /// `DispatchQueue.main.async` per draw, with the user's stale guard.
+  case mainQueue
+  /// DWURunLoopWorkDistribution's policy, as its demo uses it (nothing in `didEndDisplaying`).
+  case dwu
+  /// DWU as a careful user writes it: `cell.currentIndexPath = nil` in `didEndDisplaying`.
+  case dwuUnbind
+  /// Texture's `ASRunLoopQueue` with its defaults: batch size 1, `ensureExclusiveMembership = YES`.
+  case runLoopQueue
+  /// Texture's queue tuned for throughput: batch size 16, `ensureExclusiveMembership = NO`.
+  case runLoopQueueTuned
+  /// IdleWork with its defaults and `cellDidEndDisplaying` — the recommended setup.
+  case idleWork
+  /// IdleWork with a 4 ms budget per pass.
+  case idleWork4ms
+  /// IdleWork with its defaults plus `scrollingSlack` fed by the display link.
+  case idleWorkSlack
+  /// Canary: DWU's policy with *no* stale guard at all; it must show stale executions.
+  case noGuard
+
+  /// A new instance of the strategy.
+  @MainActor
+  func make() -> FeedStrategy {
+    switch self {
+    case .sync: return SyncStrategy()
+    case .mainQueue: return MainQueueStrategy()
+    case .dwu: return DWUStrategy(variant: .faithful)
+    case .dwuUnbind: return DWUStrategy(variant: .unbindOnEndDisplaying)
+    case .noGuard: return DWUStrategy(variant: .noGuard)
+    case .runLoopQueue:
+      return RunLoopQueueStrategy(batchSize: RunLoopQueueStrategy.defaultBatchSize, ensureExclusiveMembership: true)
+    case .runLoopQueueTuned: return RunLoopQueueStrategy(batchSize: 16, ensureExclusiveMembership: false)
+    case .idleWork: return IdleWorkStrategy(variant: .defaults)
+    case .idleWork4ms: return IdleWorkStrategy(variant: .milliseconds4)
+    case .idleWorkSlack: return IdleWorkSlackStrategy()
+    }
+  }
+
+  /// The recommended IdleWork setup (the next issue sets its targets): flagged in the JSON.
+  var isRecommended: Bool { self == .idleWork }
+
+  /// A canary: a strategy built to fail a metric, proving the metric can.
+  var isCanary: Bool { self == .noGuard }
+
+  /// The policy in one line, for the JSON and the report.
+  var policy: String {
+    switch self {
+    case .sync: return "draws inside cellForRow"
+    case .mainQueue: return "DispatchQueue.main.async per draw, index-path guard"
+    case .dwu:
+      return "DWU: BeforeWaiting, default mode, order Int.max-999, pop until YES, 30 dropping the oldest, 0.1 s timer"
+    case .dwuUnbind: return "DWU plus cell.currentIndexPath = nil in didEndDisplaying"
+    case .runLoopQueue:
+      return "Texture ASRunLoopQueue: BeforeWaiting, common modes, order 0, batch 1, exclusive-membership scan"
+    case .runLoopQueueTuned: return "Texture ASRunLoopQueue, batchSize 16, ensureExclusiveMembership NO"
+    case .idleWork: return "IdleWork defaults (default mode, .tasks(1), 30), cellDidEndDisplaying"
+    case .idleWork4ms: return "IdleWork, 4 ms budget per pass, cellDidEndDisplaying"
+    case .idleWorkSlack: return "IdleWork defaults plus scrollingSlack from the display link"
+    case .noGuard: return "canary: DWU's policy with no stale guard"
+    }
+  }
+}

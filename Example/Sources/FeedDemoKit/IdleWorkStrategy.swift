@@ -1,0 +1,86 @@
+import Foundation
+import IdleWork
+
+/// IdleWork as its README's Quick start writes it, on an `IdleQueue` of its own (not `IdleQueue.main`, so
+/// each run starts fresh): `queue.bind(cell, to: indexPath)` at the top of `cellForRow` (a new
+/// configuration: the cell's earlier draws are stale, also after a reload of the same row), one
+/// `addTask(for:at:)` per image draw, and `queue.cellDidEndDisplaying(cell, at:)` from
+/// `didEndDisplaying`: the off-screen cell's draws wait, so they never run ahead of the visible rows'.
+/// (The simulated table has no prefetching, so there is no `willDisplay` without `cellForRow`.)
+///
+/// All uses of the IdleWork API live in the IdleWork strategy files; `FeedCell` does not depend on the
+/// library (IdleWork keeps its own record of each cell).
+///
+/// Evictions are found through the public API only: when an addition raises `statistics.evicted`, the
+/// tasks that just stopped being pending without having run, and whose cell still shows their row, are
+/// the evicted ones (stale tasks purged in the same trim show another row).
+@MainActor
+final class IdleWorkStrategy: FeedStrategy {
+  /// The configurations measured.
+  enum Variant {
+    /// `IdleQueue()`'s defaults: default mode, `.tasks(1)`, 30 tasks.
+    case defaults
+    /// Defaults with a `.seconds(0.004)` budget.
+    case milliseconds4
+  }
+
+  private let variant: Variant
+  private(set) var queue: IdleQueue?
+  private var tracked: [(handle: IdleTaskHandle, request: DrawRequest)] = []
+
+  /// Creates the strategy for `variant`.
+  init(variant: Variant) { self.variant = variant }
+
+  /// The configuration this strategy's queue is created with.
+  func configuration(for workload: Workload) -> IdleQueue.Configuration {
+    var configuration = IdleQueue.Configuration()
+    if variant == .milliseconds4 { configuration.budget = .seconds(0.004) }
+    if workload == .throughput { configuration.maximumQueueLength = Int.max }
+    return configuration
+  }
+
+  func install(for workload: Workload, displayLink: DisplayLink?) {
+    install(configuration: configuration(for: workload))
+  }
+
+  /// Creates the queue with `configuration` (used by the slack variant, which adds to it).
+  func install(configuration: IdleQueue.Configuration) {
+    queue = IdleQueue(configuration: configuration)
+  }
+
+  func schedule(_ request: DrawRequest) {
+    guard let queue else { return }
+    tracked.removeAll { !$0.handle.isPending }
+    let evictedBefore = queue.statistics.evicted
+    let handle = queue.addTask(for: request.cell, at: request.indexPath) { _ in request.run() }
+    tracked.append((handle, request))
+    guard queue.statistics.evicted > evictedBefore else { return }
+    for entry in tracked where !entry.handle.isPending && !entry.request.hasRun && entry.request.cellStillShowsRow {
+      entry.request.reportEvicted()
+    }
+  }
+
+  /// The top of the app's `cellForRowAt`: one line, as IdleWork documents it.
+  func cellWillConfigure(_ cell: FeedCell, at indexPath: IndexPath) {
+    queue?.bind(cell, to: indexPath)
+  }
+
+  /// The app's `tableView(_:didEndDisplaying:forRowAt:)`: one line, as IdleWork documents it.
+  func cellDidEndDisplaying(_ cell: FeedCell, forRowAt indexPath: IndexPath) {
+    queue?.cellDidEndDisplaying(cell, at: indexPath)
+  }
+
+  func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void) {
+    queue?.addTask(key: key, task)
+  }
+
+  func discardPending() { queue?.removeAllTasks() }
+
+  var pendingCount: Int { queue?.pendingTaskCount ?? 0 }
+
+  func uninstall() {
+    queue?.invalidate()
+    queue = nil
+    tracked.removeAll()
+  }
+}

@@ -1,0 +1,125 @@
+/// The `--json` document (format 2, every field documented in Example/README.md): the machine and
+/// settings, the strategies (with the recommended IdleWork setup and the canary flagged), then
+/// `profiles[] → rates[] → strategies[] → metrics{}` and `throughput[] → strategies[] → metrics{}`, every
+/// figure as `{median, min, max}` over the runs, and `addTaskCost`.
+enum JSONReport {
+  /// The document.
+  static func document(_ report: BenchmarkReport) -> JSONValue {
+    let s = report.settings
+    let strategies = report.options.strategies.map { kind -> JSONValue in
+      .object([
+        ("name", .string(kind.rawValue)), ("policy", .string(kind.policy)), ("recommended", .bool(kind.isRecommended)),
+        ("canary", .bool(kind.isCanary)),
+      ])
+    }
+    let profiles = report.options.profiles.map { profile -> JSONValue in
+      let p = profile.settings
+      let rates = report.options.refreshRates.map { hz -> JSONValue in
+        let entries = report.feed(profile, hz).map { figure -> JSONValue in
+          .object([
+            ("strategy", .string(figure.strategy.rawValue)),
+            (
+              "metrics",
+              .object(
+                ScenarioMetric.allCases.map { metric in
+                  (metric.rawValue, stat(figure.stats[metric] ?? Stat([]), metric.digits))
+                })
+            ),
+          ])
+        }
+        return .object([("refreshHz", .int(hz)), ("strategies", .array(entries))])
+      }
+      return .object([
+        ("name", .string(profile.rawValue)), ("description", .string(profile.summary)),
+        ("rowHeightPt", .number(p.rowHeight, 0)), ("drawPasses", .int(p.drawPasses)),
+        ("commitFractionOfPeriod", .number(p.commitFraction, 2)), ("flingRows", .number(p.flingRows, 1)),
+        ("backRows", .number(p.backRows, 1)), ("reloads", .bool(p.reloads)), ("rates", .array(rates)),
+      ])
+    }
+    let throughput = report.options.refreshRates.flatMap { hz in
+      ThroughputMode.allCases.compactMap { mode -> JSONValue? in
+        let figures = report.throughput.filter { $0.refreshHz == hz && $0.mode == mode }
+        guard !figures.isEmpty else { return nil }
+        return .object([
+          ("mode", .string(mode.rawValue)), ("refreshHz", .int(hz)),
+          ("tasks", .int(mode == .oneFrame ? s.oneFrameTasks : s.batchedTasks)),
+          ("tasksPerFrame", .int(mode == .oneFrame ? s.oneFrameTasks : s.batchSize)),
+          (
+            "strategies",
+            .array(
+              figures.map { figure in
+                .object([
+                  ("strategy", .string(figure.strategy.rawValue)),
+                  (
+                    "metrics",
+                    .object(
+                      ThroughputMetric.allCases.map { metric in
+                        (metric.rawValue, stat(figure.stats[metric] ?? Stat([]), metric.digits))
+                      })
+                  ),
+                ])
+              })
+          ),
+        ])
+      }
+    }
+    var addTaskCost: [(String, JSONValue)] = []
+    if let append = report.arrayAppend {
+      addTaskCost = [
+        ("enqueues", .int(s.enqueueCount)), ("repetitions", .int(s.enqueueRepetitions)),
+        ("arrayAppendNsPerTask", stat(append, 1)),
+        (
+          "strategies",
+          .array(
+            report.enqueue.map { entry in
+              .object([
+                ("strategy", .string(entry.strategy.rawValue)), ("nsPerTask", stat(entry.stat, 1)),
+                ("ratioToArrayAppend", .number(append.median > 0 ? entry.stat.median / append.median : nil, 1)),
+              ])
+            })
+        ),
+      ]
+    }
+    return .object([
+      ("benchmark", .string("FeedDemo")),
+      ("format", .int(2)),
+      ("command", .string(report.command)),
+      ("quick", .bool(report.options.quick)),
+      ("runsPerFigure", .int(report.options.runs)),
+      (
+        "machine",
+        .object([
+          ("cpu", .string(report.machine.cpuModel)), ("processors", .int(report.machine.processors)),
+          ("uname", .string(report.machine.unameText)), ("loadAverage", .string(report.machine.loadAverage)),
+          ("date", .string(report.machine.date)),
+        ])
+      ),
+      (
+        "settings",
+        .object([
+          ("rows", .int(399)), ("viewportPt", .int(812)), ("imagesPerRow", .int(3)),
+          ("imagePixels", .int(ImageRasterizer.pixelSize)), ("imageDrawMsMedian", .number(report.imageDrawMs, 3)),
+          ("decelerationRatePerMs", .number(s.decelerationRate, 3)),
+          ("dragRowsPerSecond", .number(s.dragRowsPerSecond, 1)), ("dragSeconds", .number(s.dragSeconds, 2)),
+          ("idleSeconds", .number(s.idleSeconds, 2)), ("reloadDelaySeconds", .number(s.reloadDelaySeconds, 3)),
+          ("throughputTaskMicroseconds", .number(s.throughputTaskMicroseconds, 1)),
+          ("throughputCommitFractionOfPeriod", .number(s.throughputCommitFraction, 2)),
+          ("seed", .int(Int(s.seed))),
+        ])
+      ),
+      ("strategies", .array(strategies)),
+      ("profiles", .array(profiles)),
+      ("throughput", .array(throughput)),
+      ("addTaskCost", addTaskCost.isEmpty ? .null : .object(addTaskCost)),
+      ("elapsedSeconds", .number(report.elapsedSeconds, 1)),
+    ])
+  }
+
+  /// `{median, min, max}`; infinity ("never") becomes `null`.
+  static func stat(_ stat: Stat, _ digits: Int) -> JSONValue {
+    .object([
+      ("median", .number(stat.median, digits)), ("min", .number(stat.min, digits)),
+      ("max", .number(stat.max, digits)),
+    ])
+  }
+}

@@ -1,0 +1,69 @@
+/// A workload the feed runs under, selected with `--profile`. Each profile stresses a different part of
+/// a scheduling policy, and each runs at 60 and 120 Hz.
+public enum Profile: String, CaseIterable, Sendable {
+  /// Issue 3's workload on the new pipeline: 135 pt rows (DWU's demo), ~2 ms draws, commit work a quarter
+  /// of the period. The baseline every other profile is compared with.
+  case light
+  /// ~6 ms draws and commit work at half the period: a policy that draws while the list is tracked
+  /// (Texture's common modes) now overruns frames, which the light profile could never show.
+  case heavy
+  /// 60 pt rows (~14 visible, 42 draws in view, more than a 30-task queue holds), a fling down ~40 rows
+  /// then back up ~20: capacity limits evict draws of rows that are on screen.
+  case dense
+  /// The data changes for the visible index paths while images are still filling (reloadData after a
+  /// refresh): a draw of the old content that still runs is a stale execution.
+  case reload
+
+  /// The numbers that make up the profile.
+  var settings: ProfileSettings {
+    switch self {
+    case .light:
+      return ProfileSettings(rowHeight: 135, drawPasses: 1, commitFraction: 0.25, flingRows: 40.4, backRows: 0)
+    case .heavy:
+      return ProfileSettings(rowHeight: 135, drawPasses: 3, commitFraction: 0.5, flingRows: 40.4, backRows: 0)
+    case .dense:
+      return ProfileSettings(rowHeight: 60, drawPasses: 1, commitFraction: 0.25, flingRows: 40.4, backRows: 20)
+    case .reload:
+      var settings = ProfileSettings(
+        rowHeight: 135, drawPasses: 1, commitFraction: 0.25, flingRows: 40.4, backRows: 0)
+      settings.reloads = true
+      return settings
+    }
+  }
+
+  /// One line for the report.
+  var summary: String {
+    let s = settings
+    var text =
+      "\(Int(s.rowHeight)) pt rows, draw ×\(s.drawPasses), commit \(Int(s.commitFraction * 100))% of the period"
+    text += ", fling \(fmt(s.flingRows, 1)) rows down"
+    if s.backRows > 0 { text += " then \(fmt(s.backRows, 0)) up" }
+    if s.reloads { text += ", reloadData of the visible rows during the fill" }
+    return text
+  }
+}
+
+/// The numbers of a ``Profile``: geometry, cost of a draw and of a frame's commit, and the motion.
+public struct ProfileSettings: Sendable {
+  /// Row height in points (the viewport is 812 pt, an iPhone's).
+  var rowHeight: Double
+  /// How many times one image is rasterised per draw: 1 is ~2 ms here, 3 is ~6 ms.
+  var drawPasses: Int
+  /// The commit observer's work per frame as a fraction of the refresh period (layout and commit).
+  var commitFraction: Double
+  /// Rows the first fling travels downwards (ending mid-row, so rows enter during the slow drag).
+  var flingRows: Double
+  /// Rows a second fling travels back up right after the first (0: none).
+  var backRows: Double
+  /// Whether the visible rows' data changes (reloadData) while their images are still filling.
+  var reloads = false
+
+  /// Creates profile settings.
+  init(rowHeight: Double, drawPasses: Int, commitFraction: Double, flingRows: Double, backRows: Double) {
+    self.rowHeight = rowHeight
+    self.drawPasses = drawPasses
+    self.commitFraction = commitFraction
+    self.flingRows = flingRows
+    self.backRows = backRows
+  }
+}

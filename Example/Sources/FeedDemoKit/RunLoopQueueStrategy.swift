@@ -1,0 +1,114 @@
+import CoreFoundation
+import Foundation
+
+/// A re-implementation of the *policy* of Texture's `ASRunLoopQueue` (TextureGroup/Texture,
+/// `Source/ASRunLoopQueue.mm`), written fresh for this benchmark:
+///
+/// - a `CFRunLoopObserver` at `kCFRunLoopBeforeWaiting`, repeating, order 0, in `kCFRunLoopCommonModes`
+///   — so it also runs while the list is tracked, before Core Animation's commit (2,000,000);
+/// - a version-0 `CFRunLoopSource` with a no-op `perform`, in the common modes;
+/// - each callback (`processQueue`) takes `batchSize` items (default 1, `_batchSize = 1;`) from the head
+///   and hands them to the handler;
+/// - if items remain afterwards, it signals the source and calls `CFRunLoopWakeUp`, so the loop comes
+///   round again at once; with nothing left it does neither and the loop can sleep;
+/// - `enqueue:` first scans the queue for the same object when `ensureExclusiveMembership` is `YES` (the
+///   default, `_ensureExclusiveMembership = YES;`: a linear scan per enqueue, O(n)), then appends, signals
+///   the source and wakes the loop;
+/// - no capacity limit.
+///
+/// `batchSize` and `ensureExclusiveMembership` are public properties; the tuned variant sets a batch of 16
+/// (enough to amortise a loop turn of ~4 µs over 20 µs tasks) and turns the scan off, as a careful user
+/// moving bulk work through it would.
+///
+/// Items are the user's draws, with the same stale guard as the other baselines. `ASRunLoopQueue` has no
+/// removal (only `enqueue:`), so `didEndDisplaying` cannot drop a cell's items: they run off screen.
+@MainActor
+final class RunLoopQueueStrategy: FeedStrategy {
+  /// Texture: `_batchSize = 1;`
+  static let defaultBatchSize = 1
+  /// Texture: `CFRunLoopObserverCreateWithHandler(NULL, kCFRunLoopBeforeWaiting, true, 0, handlerBlock)`.
+  static let observerOrder = 0
+
+  /// An enqueued object: Texture's queue holds objects and compares them by identity in its scan.
+  private final class Item {
+    let run: @MainActor () -> Void
+    init(_ run: @escaping @MainActor () -> Void) { self.run = run }
+  }
+
+  private let batchSize: Int
+  private let ensureExclusiveMembership: Bool
+  private var queue = FIFO<Item>()
+  private var observer: CFRunLoopObserver?
+  private var source: CFRunLoopSource?
+
+  /// Creates the queue with Texture's two public knobs.
+  init(batchSize: Int, ensureExclusiveMembership: Bool) {
+    self.batchSize = batchSize
+    self.ensureExclusiveMembership = ensureExclusiveMembership
+  }
+
+  func install(for workload: Workload, displayLink: DisplayLink?) {
+    let observer = CFRunLoopObserverCreateWithHandler(
+      nil, CFRunLoopActivity.beforeWaiting.rawValue, true, CFIndex(RunLoopQueueStrategy.observerOrder)
+    ) { [weak self] _, _ in
+      MainActor.assumeIsolated { self?.processQueue() }
+    }
+    CFRunLoopAddObserver(CFRunLoopGetMain(), observer, kCFRunLoopCommonModes)
+    self.observer = observer
+    var context = CFRunLoopSourceContext()
+    context.perform = { _ in /* runLoopSourceCallback: no-op */ }
+    let source = CFRunLoopSourceCreate(nil, 0, &context)
+    CFRunLoopAddSource(CFRunLoopGetMain(), source, kCFRunLoopCommonModes)
+    self.source = source
+  }
+
+  func schedule(_ request: DrawRequest) {
+    enqueue {
+      guard request.cellStillShowsRow else { return }
+      request.run()
+    }
+  }
+
+  /// No-op: `ASRunLoopQueue` offers no way to remove an enqueued item.
+  func cellDidEndDisplaying(_ cell: FeedCell, forRowAt indexPath: IndexPath) {}
+
+  func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void) { enqueue(task) }
+
+  /// `ASRunLoopQueue` has no removal; the harness empties it.
+  func discardPending() { queue.removeAll() }
+
+  var pendingCount: Int { queue.count }
+
+  func uninstall() {
+    if let observer { CFRunLoopObserverInvalidate(observer) }
+    if let source { CFRunLoopSourceInvalidate(source) }
+    observer = nil
+    source = nil
+    queue.removeAll()
+  }
+
+  /// Texture's `enqueue:`: the membership scan if enabled (every item here is a new object, so it never
+  /// finds one — the cost is the scan itself), append, signal the source, wake the loop.
+  private func enqueue(_ work: @escaping @MainActor () -> Void) {
+    let item = Item(work)
+    if ensureExclusiveMembership, queue.contains(where: { $0 === item }) { return }
+    queue.append(item)
+    if let source {
+      CFRunLoopSourceSignal(source)
+      CFRunLoopWakeUp(CFRunLoopGetMain())
+    }
+  }
+
+  /// Texture's `processQueue`.
+  private func processQueue() {
+    guard !queue.isEmpty else { return }
+    for _ in 0..<batchSize {
+      guard let item = queue.popFirst() else { break }
+      item.run()
+    }
+    if !queue.isEmpty, let source {
+      CFRunLoopSourceSignal(source)
+      CFRunLoopWakeUp(CFRunLoopGetMain())
+    }
+  }
+}

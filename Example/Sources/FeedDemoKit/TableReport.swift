@@ -1,0 +1,92 @@
+/// The markdown report (stdout, and `--markdown PATH`): one table per profile and refresh rate, the
+/// throughput tables and the enqueue costs, each figure `median [min–max]` over the runs.
+enum TableReport {
+  /// The columns of a feed table.
+  static let feedColumns: [(title: String, metric: ScenarioMetric)] = [
+    ("dropped", .droppedFrames), ("fling", .droppedFramesFling), ("back", .droppedFramesFlingBack),
+    ("fill", .droppedFramesFill), ("drag", .droppedFramesSlowDrag), ("blank cell·s", .blankCellSeconds),
+    ("content ms", .contentCompleteMs), ("content / bound", .contentRatio), ("stale", .staleExecutions),
+    ("off-screen", .offscreenExecutions), ("vis. evicted", .visibleTasksEvicted),
+    ("idle wakes/s", .idleWakeupsPerSecond), ("idle CPU ms/s", .idleCpuMsPerSecond),
+  ]
+
+  /// The report as markdown.
+  static func render(_ report: BenchmarkReport) -> String {
+    var lines: [String] = []
+    let runs = report.options.runs
+    lines.append(
+      "# FeedDemo\(report.options.quick ? " (quick)" : "") — median [min–max] of \(runs) run\(runs == 1 ? "" : "s")")
+    lines.append("")
+    lines.append(
+      "Machine: \(report.machine.cpuModel), \(report.machine.processors) cores, \(report.machine.unameText); "
+        + "load \(report.machine.loadAverage); \(report.machine.date). One rasterisation: \(fmt(report.imageDrawMs, 2)) ms."
+    )
+    lines.append("")
+    lines.append("`\(report.command)`")
+    for profile in report.options.profiles {
+      for hz in report.options.refreshRates {
+        let figures = report.feed(profile, hz)
+        guard !figures.isEmpty else { continue }
+        let bound = figures.first?.stats[.contentLowerBoundMs]?.median ?? 0
+        lines.append("")
+        lines.append("## \(profile.rawValue), \(hz) Hz")
+        lines.append("")
+        lines.append("\(profile.summary); content lower bound \(fmt(bound, 0)) ms.")
+        lines.append("")
+        let columns = feedColumns.filter { $0.metric != .droppedFramesFlingBack || profile.settings.backRows > 0 }
+        lines.append("| strategy | " + columns.map(\.title).joined(separator: " | ") + " |")
+        lines.append("|---|" + String(repeating: "---|", count: columns.count))
+        for figure in figures {
+          let name = figure.strategy.isRecommended ? "**\(figure.strategy.rawValue)**" : figure.strategy.rawValue
+          let cells = columns.map { (figure.stats[$0.metric] ?? Stat([])).text($0.metric.digits) }
+          lines.append("| \(name) | " + cells.joined(separator: " | ") + " |")
+        }
+      }
+    }
+    for hz in report.options.refreshRates {
+      for mode in ThroughputMode.allCases {
+        let figures = report.throughput.filter { $0.refreshHz == hz && $0.mode == mode }
+        guard !figures.isEmpty else { continue }
+        let s = report.settings
+        lines.append("")
+        lines.append(
+          "## Throughput, \(mode.rawValue), \(hz) Hz: "
+            + (mode == .oneFrame
+              ? "\(s.oneFrameTasks) tasks in one frame" : "\(s.batchedTasks) tasks, \(s.batchSize) per frame")
+            + ", ~\(fmt(s.throughputTaskMicroseconds, 0)) µs each")
+        lines.append("")
+        lines.append("| strategy | tasks/s | ideal | ratio | dropped | of which after the window | timed out |")
+        lines.append("|---|---|---|---|---|---|---|")
+        for figure in figures {
+          let t = { (metric: ThroughputMetric) in (figure.stats[metric] ?? Stat([])).text(metric.digits) }
+          lines.append(
+            "| \(figure.strategy.rawValue) | \(t(.tasksPerSecond)) | \(t(.idealTasksPerSecond)) | \(t(.ratioToIdeal)) | "
+              + "\(t(.droppedFrames)) | \(t(.droppedFramesAfterWindow)) | \(t(.timedOut)) |")
+        }
+      }
+    }
+    if let append = report.arrayAppend {
+      lines.append("")
+      lines.append("## addTask cost, ns per task (\(report.settings.enqueueCount) enqueues)")
+      lines.append("")
+      lines.append("| strategy | ns per task | × Array.append |")
+      lines.append("|---|---|---|")
+      lines.append("| Array.append | \(append.text(1)) | 1 |")
+      for entry in report.enqueue {
+        let ratio = append.median > 0 ? fmt(entry.stat.median / append.median, 1) : "-"
+        lines.append("| \(entry.strategy.rawValue) | \(entry.stat.text(1)) | \(ratio) |")
+      }
+    }
+    lines.append("")
+    lines.append(contentsOf: legend)
+    return lines.joined(separator: "\n")
+  }
+
+  static let legend = [
+    "dropped: frames whose commit ended after the next vsync, plus vsyncs no frame served (fling / back / fill /",
+    "drag: by phase). blank cell·s: visible cells' missing images over the flings and the slow drag.",
+    "content: scroll stop (reload: the reload) → every visible cell shows its images; bound: those draws",
+    "measured in isolation. stale: draws that showed a row's old content; off-screen: wasted draws;",
+    "vis. evicted: draws a queue limit dropped while their cell was on screen. idle: at rest, nothing queued.",
+  ]
+}
