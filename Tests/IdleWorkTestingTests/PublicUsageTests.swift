@@ -1,0 +1,29 @@
+import Foundation
+import IdleWork
+import IdleWorkTesting
+import XCTest
+
+/// An app's unit test, written against the public API only (no `@testable`): `IdleWorkTesting` keeps
+/// working for apps although the pass-driver protocol is not public.
+final class PublicUsageTests: XCTestCase {
+  func testAnAppStepsItsQueueByHand() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(budget: .seconds(0.004)))
+      var ran: [Int] = []
+      for i in 0..<3 {
+        queue.addTask(key: i) {
+          driver.advance(by: 0.003)
+          ran.append(i)
+        }
+      }
+      XCTAssertTrue(driver.isPassRequested)
+      driver.runPass()
+      XCTAssertEqual(ran, [0, 1], "3 ms, then 6 ms: the second task starts under the 4 ms budget")
+      XCTAssertEqual(driver.now, 0.006, accuracy: 1e-12)
+      XCTAssertEqual(driver.drain(), 1)
+      XCTAssertEqual(ran, [0, 1, 2])
+      XCTAssertEqual(queue.statistics.executed, 3)
+    }
+  }
+}
