@@ -2,7 +2,8 @@ import Foundation
 @_spi(IdleWorkTesting) import IdleWork
 
 /// A pass driver for unit tests: passes run only when the test asks, and time moves only when the test
-/// moves it. No run loop, no waiting, exact outcomes.
+/// moves it. No run loop, no waiting, exact outcomes. A driver serves one queue, created with
+/// `IdleQueue(driver:configuration:)`.
 ///
 /// ```swift
 /// let driver = ManualPassDriver()
@@ -24,8 +25,9 @@ public final class ManualPassDriver {
   /// The clock in nanoseconds, the unit the scheduler reads.
   var nanoseconds: UInt64 { core.nanoseconds }
 
-  /// Whether a pass is due: a queue asked for one since the last pass (tasks are pending), or another
-  /// thread added a task.
+  /// Whether a pass is due: the queue asked for one since the last pass (runnable tasks remain), or
+  /// another thread added a task. With the real driver each request wakes the run loop, so `false` means
+  /// the queue would let it sleep.
   public var isPassRequested: Bool { core.requested || core.wakeups.value > 0 }
 
   /// How many times queues asked for a pass (each is a run-loop wake-up with the real driver).
@@ -97,7 +99,7 @@ public final class ManualPassDriver {
       self.pass = pass
     }
 
-    /// Called by the scheduler when tasks are pending; recorded in `isPassRequested`.
+    /// Called by the scheduler when runnable tasks remain; recorded in `isPassRequested`.
     func requestPass() {
       requested = true
       passRequests += 1
@@ -120,7 +122,8 @@ public final class ManualPassDriver {
 extension IdleQueue {
   /// Creates a queue whose passes `driver` runs by hand: the queue a unit test uses in place of
   /// ``IdleQueue/main`` or `IdleQueue(configuration:)`. `configuration`'s modes and scrolling-slack modes
-  /// are not observed (the driver decides which kind of pass runs); everything else applies.
+  /// are not observed (the driver decides which kind of pass runs); everything else applies. A driver
+  /// serves one queue: creating a second queue on it stops the test with a message.
   public convenience init(driver: ManualPassDriver, configuration: Configuration = Configuration()) {
     self.init(passDriver: driver.core, configuration: configuration)
   }

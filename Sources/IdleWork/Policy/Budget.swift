@@ -1,14 +1,16 @@
 extension IdleQueue {
   /// How much work one idle pass may do before it hands the main thread back to the run loop.
   ///
-  /// A pass happens each time the main run loop is about to sleep. The budget decides how many tasks run
-  /// in it: a small budget keeps input and frames first; a larger one drains a queue faster when the
-  /// screen is still. Tasks skipped as stale never count against the budget.
+  /// A pass happens each time the main run loop is about to sleep while the queue has runnable tasks. The
+  /// budget decides how many tasks run in it: a small budget keeps input and frames first; a larger one
+  /// drains a queue faster when the screen is still. Tasks skipped as stale never count against the budget.
+  /// Each slice of a resumable task counts as one task.
   public enum Budget: Sendable {
     /// Run at most this many tasks per pass. Valid range: `1...Int.max`. The default is `.tasks(1)`.
     case tasks(Int)
     /// Keep running tasks in this pass until this many seconds have passed since the pass began
-    /// (`.seconds(0.004)` is 4 ms); at least one task always runs. Valid range: a finite value greater than 0.
+    /// (`.seconds(0.004)` is 4 ms); at least one runnable task always runs. Valid range: a finite value
+    /// greater than 0.
     ///
     /// The check happens between tasks, so a pass can exceed the budget by the length of its last task.
     case seconds(Double)

@@ -10,19 +10,23 @@ extension IdleQueue {
     public internal(set) var executed = 0
     /// Invocations of task closures: one per plain task, one per slice of a resumable task.
     var slicesRun = 0
-    /// Tasks dropped unrun because their cell was gone or was configured again (another row, or new content).
+    /// Tasks dropped because their cell was gone or was configured again (another row, or new content) by
+    /// their turn; a resumable task may have run some slices before.
     public internal(set) var skippedAsStale = 0
-    /// Tasks dropped unrun because the queue was over ``IdleQueue/maximumQueueLength``.
+    /// Tasks dropped unrun because the queue was over ``IdleQueue/maximumQueueLength``, including tasks
+    /// added from other threads that the hand-over dropped before they reached the queue.
     public internal(set) var evicted = 0
     /// Tasks dropped unrun by ``IdleQueue/cancelTasks(forKey:)``, a handle, ``IdleQueue/removeAllTasks()``,
-    /// ``IdleQueue/invalidate()``, ``IdleQueue/dropDiscardableTasks()``, a replacing addition
-    /// (`replacesPending: true`) or a cancelled `perform`.
+    /// ``IdleQueue/invalidate()``, ``IdleQueue/dropDiscardableTasks()`` (also on a memory warning), a
+    /// replacing addition (`replacesPending: true`) or a cancelled `perform`.
     public internal(set) var cancelled = 0
-    /// Tasks still queued (including those of cells off screen, which wait).
+    /// Tasks still queued on the main thread (including those of cells off screen, which wait); tasks
+    /// added from other threads count once they reach it.
     public internal(set) var pending = 0
     /// Idle passes in which this queue had work to offer.
     var passes = 0
-    /// The longest time, in seconds, that this queue's tasks held the main thread in a single pass.
+    /// The longest time, in seconds, that this queue held the main thread in a single pass: its tasks
+    /// plus the skipping of stale ones.
     public internal(set) var longestPassDuration: Double = 0
 
     /// Whether the accounting identity `added == executed + skippedAsStale + evicted + cancelled + pending` holds.

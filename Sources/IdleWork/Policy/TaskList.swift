@@ -13,20 +13,22 @@ enum EntryState: Sendable, Hashable {
 enum TaskFate: Sendable, Hashable {
   /// It ran to completion.
   case executed
-  /// Its cell was gone or showed another index path when its turn came, or when the queue overflowed.
+  /// Its cell was gone or was configured again when its turn came, or when the queue overflowed.
   case stale
-  /// The queue was over its maximum length and it was the oldest.
+  /// The queue was over its maximum length and it was parked (its cell off screen) or the oldest.
   case evicted
-  /// It was cancelled by key, by handle, by `removeAllTasks`, `invalidate` or a memory-pressure purge.
+  /// It was cancelled by key, by handle, by a replacing addition, by `removeAllTasks`, `invalidate`, a
+  /// memory-pressure purge or a cancelled `perform`.
   case cancelled
 }
 
 /// The pure policy core: a keyed FIFO with a capacity, stale purge, eviction and exact accounting.
 ///
 /// It knows nothing of run loops, threads or time sources: the caller passes in the clock's `now` and a
-/// predicate telling whether a cell-bound entry is runnable, stale or parked, and receives the entries that left the list together with their fate. Removed
-/// payloads are handed back rather than released inside the list, so whatever they captured is freed by
-/// the caller, outside any mutation (a deinit that re-enters the queue sees a consistent list).
+/// predicate telling whether a cell-bound entry is runnable, stale or parked, and receives the entries that
+/// left the list together with their fate. Removed payloads are handed back rather than released inside the
+/// list, so whatever they captured is freed by the caller, outside any mutation (a deinit that re-enters the
+/// queue sees a consistent list).
 ///
 /// Storage is a ring of slots indexed by sequence number (`slot = seq - baseSeq`), so appending, taking
 /// the head and removing any entry by sequence number are O(1). Cancel-by-key scans a parallel array of
@@ -175,7 +177,7 @@ struct TaskList<Payload> {
   }
 
   /// Records that a slice of entry `seq` ran. A finished entry leaves the list as executed; an unfinished
-  /// one keeps its place at the head. If the entry was cancelled or evicted while it ran, its fate is
+  /// one keeps its place in the list. If the entry was cancelled or evicted while it ran, its fate is
   /// already counted and nothing changes.
   mutating func recordSlice(_ seq: UInt64, finished: Bool) -> Removal? {
     statistics.slicesRun += 1

@@ -42,7 +42,8 @@ public final class IdleQueue {
   /// Running after the commit means the frame being built has already been handed to the render server
   /// when a task starts, so a task can delay only the *next* frame, never the current one; the changes
   /// a task makes to layers are committed at the next BeforeWaiting, which the run-loop driver's wake-up
-  /// after a pass that ran tasks brings at once. Running before the pool pop means what tasks autorelease is freed in the same pass.
+  /// after a pass that ran tasks brings at once. Running before the pool pop means what tasks autorelease
+  /// is freed in the same pass.
   /// (DWURunLoopWorkDistribution used `Int.max - 999`, after the pool pop; Texture's queue used 0, before
   /// the commit.)
   nonisolated static let observerOrder = 2_100_000
@@ -107,8 +108,9 @@ public final class IdleQueue {
   /// added or a cell is shown again, so an off-screen cell's work never keeps the loop spinning.
   private var onlyParkedLeft = false
 
-  /// Work per pass; default `.tasks(1)`. A change applies from the next pass. An invalid value (`.tasks(n)` with `n < 1`, or a non-finite or
-  /// non-positive `.seconds`) stops the program with a message naming the parameter and its range.
+  /// Work per pass; default `.tasks(1)`. A change applies from the next pass. An invalid value
+  /// (`.tasks(n)` with `n < 1`, or a non-finite or non-positive `.seconds`) stops the program with a
+  /// message naming the parameter and its range.
   public var budget: Budget {
     didSet { Validation.require(budget.validationFailure) }
   }

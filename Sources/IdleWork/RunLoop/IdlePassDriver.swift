@@ -3,14 +3,16 @@
   /// The thread is about to sleep in one of the scheduler's idle modes: run tasks within the budget.
   case idle
   /// The thread is about to sleep in a tracking mode (a scroll is in progress): run only tasks allowed by
-  /// `IdleQueue.Configuration.scrollingSlack`, and only while the frame clock leaves enough slack.
+  /// `IdleQueue.Configuration.scrollingSlack`, and only while the frame clock leaves enough slack. The
+  /// scheduler asks for no further pass after one.
   case tracking
 }
 
 /// What calls an ``IdleScheduler``'s passes and tells it the time.
 ///
 /// IdleWork ships one driver for real apps, a `CFRunLoopObserver` at `kCFRunLoopBeforeWaiting` on the main
-/// run loop (used by every ``IdleQueue`` initializer that takes modes). The `IdleWorkTesting` product ships
+/// run loop (used by ``IdleQueue/main``, ``IdleQueue/init(configuration:)`` and `IdleScheduler`'s own
+/// initializer). The `IdleWorkTesting` product ships
 /// `ManualPassDriver`, with which a unit test steps passes by hand and sets the clock. Both keep the policy
 /// itself unaware of run loops and clocks, so it can be tested exactly.
 @MainActor

@@ -2,9 +2,10 @@ import Foundation
 
 /// Owns one pass driver (the run-loop observer) and serves one or more ``IdleQueue``s from it.
 ///
-/// Every ``IdleQueue`` created without a scheduler owns a private one, so it is independent. To make
-/// several queues share one observer and one per-pass budget (so that, together, they never take more of
-/// a pass than the budget), create a scheduler and pass it to `IdleQueue.init(scheduler:priority:configuration:isShared:)`.
+/// Every public ``IdleQueue`` initializer gives the queue a private one, so each queue is independent. To
+/// make several queues share one observer and one per-pass budget (so that, together, they never take more
+/// of a pass than the budget), create a scheduler and pass it to
+/// `IdleQueue.init(scheduler:priority:configuration:isShared:)` (internal; the tests use it).
 ///
 /// **Order.** Each pass serves queues by descending `priority`, then in the order they were attached;
 /// each queue runs its tasks in FIFO order. A queue runs while both its own ``IdleQueue/budget`` and the
@@ -40,7 +41,7 @@ final class IdleScheduler {
   ///     nothing runs while a scroll is tracked.
   ///   - trackingModes: modes that get tracking passes for queues configured with
   ///     ``IdleQueue/Configuration/scrollingSlack``; default none.
-  ///   - observerOrder: the observer's order; see ``IdleQueue/defaultObserverOrder``.
+  ///   - observerOrder: the observer's order; see `IdleQueue.observerOrder`.
   ///   - budget: the total per pass across all queues; `nil` for none.
   convenience init(
     modes: [RunLoop.Mode] = [.default], trackingModes: [RunLoop.Mode] = [],
@@ -64,7 +65,7 @@ final class IdleScheduler {
 
   /// Stops the driver (removes the run-loop observer) and invalidates every attached queue: their pending
   /// tasks are released (counted as cancelled; awaiting `perform` calls throw
-  /// ``IdleWorkError/invalidated``), since no pass would ever run them. A queue created on a stopped
+  /// ``IdleWorkError/cancelled``), since no pass would ever run them. A queue created on a stopped
   /// scheduler starts invalidated.
   func stop() {
     guard !isStopped else { return }

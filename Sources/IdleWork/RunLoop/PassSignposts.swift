@@ -1,13 +1,17 @@
 #if canImport(os)
   import os
 
-  /// Instruments support: each idle pass is an `OSSignposter` interval, and each eviction an event, on the
-  /// Points of Interest track (subsystem "IdleWork"), so a developer sees when IdleWork holds the main thread.
+  /// Instruments support: each idle pass is an `OSSignposter` interval, and each task evicted from a queue
+  /// an event, on the Points of Interest track (subsystem "IdleWork"), so a developer sees when IdleWork
+  /// holds the main thread. Tasks added from other threads that the bounded hand-over (`BackgroundInbox`)
+  /// drops before they reach the queue emit no event: the inbox, used from any thread, keeps only a count
+  /// of them, which the queue adds to its statistics as evicted when it takes the hand-over in.
   ///
   /// - **No cost when nobody records:** every function first checks `isEnabled`; messages and counters are
   ///   built only while Instruments records the log.
   /// - **Only passes with work:** the observer fires each time the run loop is about to sleep, so a pass
   ///   with nothing pending emits nothing.
+  /// - **Slices:** a pass's "tasks run" counts each slice of a resumable task.
   /// - **Availability:** `OSSignposter` needs iOS 15, macOS 12, tvOS 15 or watchOS 8; on older systems the
   ///   functions return at once. Elsewhere (Linux) they are empty, so call sites need no `#if`.
   @MainActor
@@ -64,7 +68,8 @@
         "\(ran, privacy: .public) tasks run, \(stale, privacy: .public) stale, \(microseconds, privacy: .public) µs")
     }
 
-    /// Marks a task evicted because its queue was over its maximum length.
+    /// Marks a task evicted from its queue because the queue was over its maximum length (not called for
+    /// hand-overs that the background inbox drops).
     static func taskEvicted(pending: Int, maximumQueueLength: Int) {
       guard #available(iOS 15, macOS 12, tvOS 15, watchOS 8, *), let signposter = enabledSignposter else { return }
       signposter.emitEvent(

@@ -13,9 +13,11 @@ import Foundation
 ///   the loop come round at once instead of sleeping; with nothing pending nobody calls it, and the loop
 ///   sleeps — there is no keep-alive timer.
 /// - Committing: the observer runs after Core Animation's commit observer, so the layer changes of a
-///   pass's tasks are committed at the *next* BeforeWaiting. When a pass ran tasks and asked for no other
-///   (the queue is drained), the driver wakes the loop once more, so that this next BeforeWaiting comes at
-///   once instead of at the next touch or timer. One extra turn per drain; none at rest.
+///   pass's tasks are committed at the *next* BeforeWaiting. When a pass — idle or tracking — ran tasks
+///   and no pass was requested during it (the queue is drained, holds only parked tasks, or it was a
+///   tracking pass, after which the scheduler asks for none), the driver wakes the loop once more, so that
+///   this next BeforeWaiting comes at once instead of at the next touch or timer. One extra turn after
+///   such a pass; none at rest.
 @MainActor
 final class RunLoopPassDriver: IdlePassDriver {
   private let runLoop: CFRunLoop
