@@ -3,13 +3,14 @@ import Foundation
 extension IdleQueue {
   /// Opt-in work during scrolls, within the slack left before the next frame.
   ///
-  /// With the default mode only, a slow drag leaves new cells blank until the finger lifts; running
-  /// everything in common modes instead drops frames. With this setting, while the run loop is about to
-  /// sleep in one of its tracking modes, a task that has waited at least `minimumWait` may run, but only
-  /// when `timeUntilNextFrame` reports more than `minimumFrameSlack` left before the next frame is due —
-  /// and the check is repeated before every task. The pass budget still applies. A tracking pass that
-  /// ran tasks wakes the loop once more (as any pass does, so their changes are committed), but a
-  /// tracking pass never asks for another pass to drain the queue: frames pace it while a scroll lasts.
+  /// With the default mode only, a slow drag leaves new cells blank until the scroll ends (drag and
+  /// deceleration both run in the tracking mode); running everything in common modes instead drops
+  /// frames. With this setting, while the run loop is about to sleep in one of its tracking modes, a task
+  /// that has waited at least `minimumWait` may run, but only when `timeUntilNextFrame` reports more than
+  /// `minimumFrameSlack` left before the next frame is due — and the check is repeated before every task.
+  /// The pass budget still applies. After a tracking pass the queue asks for no further pass to drain
+  /// itself — frames pace the work while a scroll lasts — though the run loop is still woken once after
+  /// any pass that ran tasks, so that their changes are committed.
   ///
   /// On iOS, give it the display link's target time:
   /// ```swift
