@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # Validates FeedDemo's --json document (format 2, fields documented in Example/README.md):
 #   swift run -c release --package-path Example FeedDemo --quick --json | Example/check-json.sh
-#   Example/check-json.sh Example/results.json
+#   Example/check-json.sh PATH    # a document written with --json-out PATH
 # Checks that every profile × rate × strategy has every metric as {median, min, max}, the throughput and
-# addTask-cost sections likewise, that exactly one strategy is flagged recommended, and that the canary
-# (noGuard) shows stale executions in the reload profile. Exits non-zero (and says why) otherwise.
+# addTask-cost sections likewise, that exactly one strategy is flagged recommended, that the canary
+# (noGuard) shows stale executions in the reload profile, and that the known-bad baselines fail the
+# metrics built to catch them — each only where the document holds the data (a strategy, profile or
+# section that was not run is not checked):
+#   sync     droppedFrames > 0 in some profile; throughput oneFrame droppedFramesAfterWindow > 0
+#   dwu      idleWakeupsPerSecond > 0; contentRatio null or > 1; visibleTasksEvicted > 0 in dense;
+#            staleExecutions > 0 in reload
+#   runLoopQueue  addTaskCost nsPerTask > 5 × arrayAppendNsPerTask
+# A metric that can no longer fail for the baseline built to fail it is a broken metric, not a good result.
+# Exits non-zero (and names the metric) otherwise.
 set -euo pipefail
 input="${1:--}"
 read -r -d '' program <<'PY' || true
@@ -20,8 +28,7 @@ except (OSError, ValueError) as error:
 problems = []
 number = (int, float)
 feed_metrics = [
-    "droppedFrames", "droppedFramesFling", "droppedFramesFlingBack", "droppedFramesFill", "droppedFramesSlowDrag",
-    "droppedFramesRest", "p99CommitLatencyMs", "blankCellSeconds", "blankCellSecondsFling",
+    "droppedFrames", "droppedFramesFling", "droppedFramesFlingBack", "droppedFramesSlowDrag", "p99CommitLatencyMs", "blankCellSeconds", "blankCellSecondsFling",
     "blankCellSecondsSlowDrag", "contentCompleteMs", "contentLowerBoundMs", "contentRatio", "staleExecutions",
     "offscreenExecutions", "visibleTasksEvicted", "tasksEvicted", "idleWakeupsPerSecond", "idleCpuMsPerSecond",
     "drawsExecuted", "pendingAtIdleStart",
@@ -113,8 +120,70 @@ if cost is not None:
 
 if problems:
     sys.exit("check-json: " + "\n  ".join(["malformed FeedDemo JSON:"] + problems))
+
+# Known-bad baselines: each must fail the metric built to catch it, wherever the data is present.
+bad = []
+checked = []
+
+def median(entry, metric):
+    return entry.get("metrics", {}).get(metric, {}).get("median")
+
+def feed_entries(strategy, profile=None):
+    for p in doc["profiles"]:
+        if profile is not None and p.get("name") != profile:
+            continue
+        for rate in p.get("rates", []):
+            for entry in rate.get("strategies", []):
+                if entry.get("strategy") == strategy:
+                    yield f"profiles[{p.get('name')}].rates[{rate.get('refreshHz')}]", entry
+
+def expect(condition, metric, strategy, where, value, why):
+    checked.append(f"{strategy} {metric}")
+    if not condition:
+        bad.append(f"{strategy} {metric} at {where} is {value!r}: {why}")
+
+sync_drops = [(where, median(e, "droppedFrames")) for where, e in feed_entries("sync")]
+if sync_drops:
+    best = max((v for _, v in sync_drops if is_number(v)), default=None)
+    expect(best is not None and best > 0, "droppedFrames", "sync", "every profile", best,
+           "drawing inside cellForRow must drop frames in some profile")
+for where, e in feed_entries("dwu"):
+    wakes = median(e, "idleWakeupsPerSecond")
+    expect(is_number(wakes) and wakes > 0, "idleWakeupsPerSecond", "dwu", where, wakes,
+           "DWU's 0.1 s keep-alive timer must wake the idle loop")
+    ratio = median(e, "contentRatio")
+    expect(ratio is None or (is_number(ratio) and ratio > 1), "contentRatio", "dwu", where, ratio,
+           "DWU draws one image per wake-up at rest, so it cannot reach the lower bound")
+for where, e in feed_entries("dwu", "dense"):
+    evicted = median(e, "visibleTasksEvicted")
+    expect(is_number(evicted) and evicted > 0, "visibleTasksEvicted", "dwu", where, evicted,
+           "42 draws in view against DWU's limit of 30 must evict visible draws")
+for where, e in feed_entries("dwu", "reload"):
+    stale = median(e, "staleExecutions")
+    expect(is_number(stale) and stale > 0, "staleExecutions", "dwu", where, stale,
+           "an index-path guard cannot see rows reconfigured in place")
+for t in doc["throughput"]:
+    if t.get("mode") != "oneFrame":
+        continue
+    for e in t.get("strategies", []):
+        if e.get("strategy") == "sync":
+            after = median(e, "droppedFramesAfterWindow")
+            expect(is_number(after) and after > 0, "throughput oneFrame droppedFramesAfterWindow", "sync",
+                   f"throughput[oneFrame@{t.get('refreshHz')}]", after,
+                   "running every task in one frame must drop the frames after it")
+if cost is not None:
+    append = (cost.get("arrayAppendNsPerTask") or {}).get("median")
+    for e in cost.get("strategies", []):
+        if e.get("strategy") == "runLoopQueue":
+            ns = (e.get("nsPerTask") or {}).get("median")
+            expect(is_number(ns) and is_number(append) and ns > 5 * append, "addTaskCost nsPerTask", "runLoopQueue",
+                   "addTaskCost", f"{ns!r} ns vs Array.append {append!r} ns",
+                   "the exclusive-membership scan must cost more than 5 x Array.append")
+if bad:
+    sys.exit("check-json: " + "\n  ".join(["a known-bad baseline passed a metric built to catch it:"] + bad))
 profiles = [p["name"] for p in doc["profiles"]]
 print(f"check-json: ok ({len(profiles)} profiles {profiles}, {len(strategies)} strategies, "
-      f"{len(doc['throughput'])} throughput workloads, addTaskCost {'present' if cost else 'absent'})")
+      f"{len(doc['throughput'])} throughput workloads, addTaskCost {'present' if cost else 'absent'}; "
+      f"known-bad checks passed: {', '.join(sorted(set(checked))) or 'none applicable'})")
 PY
 python3 -c "$program" "$input"

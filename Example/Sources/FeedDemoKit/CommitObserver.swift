@@ -24,8 +24,6 @@ final class CommitObserver {
   /// Called after each commit with the frame's vsync tick, its start, the commit's end, and whether it is
   /// the first frame since the link resumed.
   var onCommit: (@MainActor (_ tick: Int64, _ start: UInt64, _ end: UInt64, _ afterResume: Bool) -> Void)?
-  /// Nanoseconds of commit work done so far (the throughput workload subtracts it from its ideal).
-  private(set) var workNanos: [(start: UInt64, nanos: UInt64)] = []
   private var pending: Pending?
   private var observer: CFRunLoopObserver?
   private var sink: UInt64 = 0
@@ -57,7 +55,6 @@ final class CommitObserver {
     let begin = Clock.now
     sink &+= CPUWork.run(forNanoseconds: commitNanos, seed: begin)
     let end = Clock.now
-    workNanos.append((begin, end - begin))
     onCommit?(frame.tick, frame.start, end, frame.afterResume)
   }
 

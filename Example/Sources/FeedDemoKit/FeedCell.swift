@@ -67,9 +67,10 @@ final class FeedCell {
     slots[index] = ImageSlot(row: row, version: version)
   }
 
-  /// Images this cell shows for the row and version it is configured for.
-  var imagesShown: Int {
-    guard let row = displayedRow else { return 0 }
-    return slots.reduce(0) { $0 + ($1 == ImageSlot(row: row, version: displayedVersion) ? 1 : 0) }
+  /// Images this cell shows of `row` in content `version`. The table asks with the row's *current*
+  /// version, so a cell still showing old content (data changed, the cell not yet reconfigured) counts as
+  /// missing its images.
+  func imagesShown(row: Int, version: Int) -> Int {
+    slots.reduce(0) { $0 + ($1 == ImageSlot(row: row, version: version) ? 1 : 0) }
   }
 }

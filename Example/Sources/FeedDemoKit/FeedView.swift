@@ -2,7 +2,7 @@ import Foundation
 
 /// A `UITableView` simulated faithfully enough to compare scheduling policies: a viewport over the feed,
 /// cells reused from a pool, `cellForRow` for rows entering the viewport, `didEndDisplaying` for rows
-/// leaving it, and `reloadData` — all on the real main run loop, driven by the display link, whose frames
+/// leaving it, and `reconfigureRows` — all on the real main run loop, driven by the display link, whose frames
 /// the commit observer commits.
 @MainActor
 final class FeedView {
@@ -15,7 +15,7 @@ final class FeedView {
   private(set) var visibleCells: [Int: FeedCell] = [:]
   /// The content offset.
   private(set) var offset = 0.0
-  /// The content version of every row; `reloadData()` bumps it for the visible rows.
+  /// The content version of every row; ``reconfigureVisibleRows()`` bumps it for the visible rows.
   private var versions: [Int: Int] = [:]
   private var motion: ScrollMotion?
 
@@ -38,14 +38,17 @@ final class FeedView {
   /// The content version of `row`.
   func version(of row: Int) -> Int { versions[row] ?? 0 }
 
-  /// Whether every visible cell shows all its images.
+  /// Whether every visible cell shows all its row's images in the row's current content version.
   var isVisibleContentComplete: Bool {
-    visibleCells.values.allSatisfy { $0.imagesShown == model.imagesPerRow }
+    visibleCells.allSatisfy { $0.value.imagesShown(row: $0.key, version: version(of: $0.key)) == model.imagesPerRow }
   }
 
-  /// Visible cells' missing images, in cells (a cell missing all its images counts 1).
+  /// Visible cells' missing images (not showing the row's current content), in cells (a cell missing all
+  /// its images counts 1).
   var blankCells: Double {
-    let missing = visibleCells.values.reduce(0) { $0 + (model.imagesPerRow - $1.imagesShown) }
+    let missing = visibleCells.reduce(0) {
+      $0 + (model.imagesPerRow - $1.value.imagesShown(row: $1.key, version: version(of: $1.key)))
+    }
     return Double(missing) / Double(model.imagesPerRow)
   }
 
@@ -79,18 +82,17 @@ final class FeedView {
     return isScrolling
   }
 
-  /// `reloadData()` after the visible rows' data changed: their content version goes up; every visible cell
-  /// gets `didEndDisplaying` and goes back to the pool, then `cellForRow` runs again for every visible row.
-  func reloadData() {
+  /// The visible rows' data changed and they are reconfigured in place, as UIKit's `reconfigureRows(at:)`
+  /// (`reconfigureItems(at:)`, a diffable snapshot's `reconfigureItems`) does: their content version goes
+  /// up and `cellForRow` runs again for every visible row — and returns the *same* cell for the same row,
+  /// without `didEndDisplaying` or `prepareForReuse`. The cell keeps its index path, so a queued draw of the
+  /// old content still passes an index-path guard (`cell.currentIndexPath == indexPath`): only a guard that
+  /// knows the cell was configured again (IdleWork's `bind` at the top of `cellForRow`) can drop it. A
+  /// visible row without a cell (a table not yet laid out) gets one from the pool.
+  func reconfigureVisibleRows() {
     let rows = visibleRows
     for row in rows { versions[row] = version(of: row) + 1 }
-    for row in rows.sorted() {
-      guard let cell = visibleCells[row] else { continue }
-      visibleCells[row] = nil
-      strategy.cellDidEndDisplaying(cell, forRowAt: IndexPath(indexes: [0, row]))
-      pool.recycle(cell)
-    }
-    for row in rows { visibleCells[row] = cellForRow(row) }
+    for row in rows { visibleCells[row] = cellForRow(row, reusing: visibleCells[row]) }
   }
 
   /// Recycles cells that left the viewport and configures rows that entered it. As in `UITableView`, a
@@ -108,9 +110,11 @@ final class FeedView {
     }
   }
 
-  /// Dequeues and binds a cell for `row` (the app's part of `cellForRow`, before the images).
-  private func configure(_ cell: FeedCell, row: Int) -> FeedCell {
-    cell.prepareForReuse()
+  /// Binds a dequeued cell to `row` (the app's part of `cellForRow`, before the images); a cell from the
+  /// pool is cleared first (`prepareForReuse`), a cell reconfigured in place keeps its old images on screen
+  /// until the new ones are drawn.
+  private func configure(_ cell: FeedCell, row: Int, clear: Bool = true) -> FeedCell {
+    if clear { cell.prepareForReuse() }
     cell.currentIndexPath = IndexPath(indexes: [0, row])
     cell.displayedRow = row
     cell.displayedVersion = version(of: row)
@@ -118,9 +122,10 @@ final class FeedView {
     return cell
   }
 
-  /// `tableView(_:cellForRowAt:)`: dequeue, rebind, lay out the title, hand the three draws over.
-  private func cellForRow(_ row: Int) -> FeedCell {
-    let cell = configure(pool.dequeue(), row: row)
+  /// `tableView(_:cellForRowAt:)`: dequeue (or, reconfiguring, take the cell the row already has), rebind,
+  /// lay out the title, hand the three draws over.
+  private func cellForRow(_ row: Int, reusing existing: FeedCell? = nil) -> FeedCell {
+    let cell = existing.map { configure($0, row: row, clear: false) } ?? configure(pool.dequeue(), row: row)
     let indexPath = IndexPath(indexes: [0, row])
     strategy.cellWillConfigure(cell, at: indexPath)
     for image in 0..<model.imagesPerRow {
@@ -152,10 +157,12 @@ final class FeedView {
     checkContentComplete(at: end)
   }
 
-  /// Records the moment the visible content became complete, once the content to show is known.
+  /// Records the moment the visible content became complete, once the content to show is known — only in
+  /// the fill phase, which the figure measures: a screen completed later (in the rest phase, after the fill
+  /// timed out) counts as never, not as a late success.
   func checkContentComplete(at time: UInt64) {
-    if recorder.recording.contentStart != nil, recorder.recording.contentComplete == nil, !isScrolling,
-      isVisibleContentComplete
+    if recorder.phase == .fill, recorder.recording.contentStart != nil, recorder.recording.contentComplete == nil,
+      !isScrolling, isVisibleContentComplete
     {
       recorder.recording.contentComplete = time
     }

@@ -4,8 +4,8 @@ enum Phase: String, CaseIterable, Sendable {
   case fling
   /// The dense profile's second fling, back up (tracking mode).
   case flingBack
-  /// Rest until every visible cell shows its images (default mode); the reload profile's reloadData
-  /// happens here.
+  /// Rest until every visible cell shows its images (default mode); the reload profile's reconfigure of
+  /// the visible rows happens here.
   case fill
   /// A slow drag (tracking mode).
   case slowDrag

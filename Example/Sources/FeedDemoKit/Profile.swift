@@ -10,8 +10,10 @@ public enum Profile: String, CaseIterable, Sendable {
   /// 60 pt rows (~14 visible, 42 draws in view, more than a 30-task queue holds), a fling down ~40 rows
   /// then back up ~20: capacity limits evict draws of rows that are on screen.
   case dense
-  /// The data changes for the visible index paths while images are still filling (reloadData after a
-  /// refresh): a draw of the old content that still runs is a stale execution.
+  /// The data changes for the visible index paths while images are still filling, and the rows are
+  /// reconfigured in place (`reconfigureRows`, a diffable snapshot's reconfigure: each cell stays on its
+  /// row): a draw of the old content that still runs is a stale execution, and an index-path guard cannot
+  /// see it.
   case reload
 
   /// The numbers that make up the profile.
@@ -38,7 +40,7 @@ public enum Profile: String, CaseIterable, Sendable {
       "\(Int(s.rowHeight)) pt rows, draw ×\(s.drawPasses), commit \(Int(s.commitFraction * 100))% of the period"
     text += ", fling \(fmt(s.flingRows, 1)) rows down"
     if s.backRows > 0 { text += " then \(fmt(s.backRows, 0)) up" }
-    if s.reloads { text += ", reloadData of the visible rows during the fill" }
+    if s.reloads { text += ", the visible rows reconfigured with new content during the fill" }
     return text
   }
 }
@@ -55,7 +57,7 @@ public struct ProfileSettings: Sendable {
   var flingRows: Double
   /// Rows a second fling travels back up right after the first (0: none).
   var backRows: Double
-  /// Whether the visible rows' data changes (reloadData) while their images are still filling.
+  /// Whether the visible rows' data changes (reconfigured in place) while their images are still filling.
   var reloads = false
 
   /// Creates profile settings.

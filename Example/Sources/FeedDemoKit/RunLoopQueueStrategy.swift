@@ -8,13 +8,19 @@ import Foundation
 ///   — so it also runs while the list is tracked, before Core Animation's commit (2,000,000);
 /// - a version-0 `CFRunLoopSource` with a no-op `perform`, in the common modes;
 /// - each callback (`processQueue`) takes `batchSize` items (default 1, `_batchSize = 1;`) from the head
-///   and hands them to the handler;
+///   of its `NSPointerArray` (nulling them out) and then calls `[_internalQueue compact]`, which moves every
+///   remaining item down: O(n) per batch, modelled here by `Array.removeFirst(_:)`;
 /// - if items remain afterwards, it signals the source and calls `CFRunLoopWakeUp`, so the loop comes
 ///   round again at once; with nothing left it does neither and the loop can sleep;
 /// - `enqueue:` first scans the queue for the same object when `ensureExclusiveMembership` is `YES` (the
-///   default, `_ensureExclusiveMembership = YES;`: a linear scan per enqueue, O(n)), then appends, signals
-///   the source and wakes the loop;
+///   default, `_ensureExclusiveMembership = YES;`: a linear scan per enqueue, O(n)), then appends, and
+///   signals the source and wakes the loop only when the queue's count became 1
+///   (`if (_internalQueue.count == 1) { CFRunLoopSourceSignal(...); CFRunLoopWakeUp(...); }`) — a queue that
+///   already held items is kept going by `processQueue`'s own signal;
 /// - no capacity limit.
+///
+/// (The later `ASRunLoopQueue.mm`, of the `AS::Mutex` era; older sources signalled on every enqueue. The
+/// later one is modelled: it is what an app adopting Texture today gets.)
 ///
 /// `batchSize` and `ensureExclusiveMembership` are public properties; the tuned variant sets a batch of 16
 /// (enough to amortise a loop turn of ~4 µs over 20 µs tasks) and turns the scan off, as a careful user
@@ -37,7 +43,11 @@ final class RunLoopQueueStrategy: FeedStrategy {
 
   private let batchSize: Int
   private let ensureExclusiveMembership: Bool
-  private var queue = FIFO<Item>()
+  /// `NSPointerArray *_internalQueue`: an array, compacted after every batch (not a ring buffer).
+  private var queue: [Item] = []
+  /// The items' identities, in queue order: the membership scan compares pointers, as Texture's
+  /// `currentObject == object` does (comparing `Item`s with `===` would retain and release each one).
+  private var identities: [ObjectIdentifier] = []
   private var observer: CFRunLoopObserver?
   private var source: CFRunLoopSource?
 
@@ -75,7 +85,10 @@ final class RunLoopQueueStrategy: FeedStrategy {
   func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void) { enqueue(task) }
 
   /// `ASRunLoopQueue` has no removal; the harness empties it.
-  func discardPending() { queue.removeAll() }
+  func discardPending() {
+    queue.removeAll()
+    identities.removeAll()
+  }
 
   var pendingCount: Int { queue.count }
 
@@ -85,27 +98,32 @@ final class RunLoopQueueStrategy: FeedStrategy {
     observer = nil
     source = nil
     queue.removeAll()
+    identities.removeAll()
   }
 
   /// Texture's `enqueue:`: the membership scan if enabled (every item here is a new object, so it never
-  /// finds one — the cost is the scan itself), append, signal the source, wake the loop.
+  /// finds one — the cost is the scan itself), append, and — only if the queue was empty — signal the
+  /// source and wake the loop.
   private func enqueue(_ work: @escaping @MainActor () -> Void) {
     let item = Item(work)
-    if ensureExclusiveMembership, queue.contains(where: { $0 === item }) { return }
+    let identity = ObjectIdentifier(item)
+    if ensureExclusiveMembership, identities.contains(identity) { return }
     queue.append(item)
-    if let source {
+    identities.append(identity)
+    if queue.count == 1, let source {
       CFRunLoopSourceSignal(source)
       CFRunLoopWakeUp(CFRunLoopGetMain())
     }
   }
 
-  /// Texture's `processQueue`.
+  /// Texture's `processQueue`: take up to `batchSize` items from the head, compact the rest (O(n)), run
+  /// the batch, and signal the source and wake the loop again if the queue is not drained.
   private func processQueue() {
     guard !queue.isEmpty else { return }
-    for _ in 0..<batchSize {
-      guard let item = queue.popFirst() else { break }
-      item.run()
-    }
+    let batch = Array(queue.prefix(batchSize))
+    queue.removeFirst(batch.count)
+    identities.removeFirst(batch.count)
+    for item in batch { item.run() }
     if !queue.isEmpty, let source {
       CFRunLoopSourceSignal(source)
       CFRunLoopWakeUp(CFRunLoopGetMain())

@@ -7,14 +7,11 @@ enum ScenarioMetrics {
   ) -> ScenarioResult {
     var values: [ScenarioMetric: Double] = [:]
     let perFrame = DroppedFrames.perFrame(r.frames, origin: r.origin, period: r.period)
-    var byPhase: [Phase: Int] = [:]
-    for (frame, dropped) in zip(r.frames, perFrame) { byPhase[frame.phase, default: 0] += dropped }
+    let byPhase = DroppedFrames.byPhase(r.frames, origin: r.origin, period: r.period)
     values[.droppedFrames] = Double(perFrame.reduce(0, +))
     values[.droppedFramesFling] = Double(byPhase[.fling] ?? 0)
     values[.droppedFramesFlingBack] = Double(byPhase[.flingBack] ?? 0)
-    values[.droppedFramesFill] = Double(byPhase[.fill] ?? 0)
     values[.droppedFramesSlowDrag] = Double(byPhase[.slowDrag] ?? 0)
-    values[.droppedFramesRest] = Double(byPhase[.rest] ?? 0)
     let latencies = DroppedFrames.commitLatencies(r.frames, origin: r.origin, period: r.period)
     values[.p99CommitLatencyMs] = percentile(latencies, 0.99)
 

@@ -2,12 +2,14 @@ import Foundation
 
 /// Runs the feed scenario for one strategy, profile and refresh rate on the real main run loop: a fling
 /// down (and, dense, back up) in the tracking mode; rest in the default mode until the screen is complete
-/// or nothing more can come (reload profile: reloadData shortly after the stop); a slow drag (tracking);
+/// or nothing more can come (reload profile: the visible rows reconfigured shortly after the stop); a slow
+/// drag (tracking);
 /// rest until the strategy holds nothing; then idle, measuring wake-ups and CPU.
 @MainActor
 struct ScenarioRunner {
   let settings: ScenarioSettings
-  /// The lower bounds, measured once per visible set.
+  /// The lower bounds, measured once per visible set — before the runs (``prepareBound(for:)``), so that
+  /// measuring them never blocks the main thread inside a strategy's run.
   let bound: ContentBound
   /// The unmeasured settle before the idle window, s.
   static let settleSeconds = 0.05
@@ -31,12 +33,16 @@ struct ScenarioRunner {
     let gate = PhaseGate()
     let origin = Clock.now
 
-    // Fling down (and, dense, straight back up).
+    // Fling down (and, dense, straight back up). Each motion phase starts with a blank sample, so that the
+    // cells already blank when it begins (the second fling starts where the first left rows unfilled)
+    // count from its first instant, not from its first frame.
     recorder.begin(.fling, at: Clock.now)
+    recorder.sampleBlank(at: Clock.now, blank: feed.blankCells)
     fling(rows: p.flingRows, model: model, feed: feed, gate: gate)
     if p.backRows > 0 {
       recorder.end(at: Clock.now)
       recorder.begin(.flingBack, at: Clock.now)
+      recorder.sampleBlank(at: Clock.now, blank: feed.blankCells)
       fling(rows: -p.backRows, model: model, feed: feed, gate: gate)
     }
     let stop = Clock.now
@@ -46,15 +52,10 @@ struct ScenarioRunner {
     // Rest until the screen is complete, or nothing more can come (a queue that evicted a visible draw
     // leaves its cell blank for good). Reload profile: the data changes shortly after the stop.
     recorder.begin(.fill, at: stop)
-    var version = 0
     if p.reloads {
       RunLoopModes.run(mode: RunLoopModes.defaultCF, timeout: settings.reloadDelaySeconds, until: { false })
-      feed.reloadData()
-      version = 1
     }
-    recorder.recording.contentLowerBoundMs = bound.milliseconds(model: model, rows: rowsAtStop, version: version)
-    recorder.recording.contentStart = Clock.now
-    feed.checkContentComplete(at: Clock.now)
+    Self.startContent(feed: feed, recorder: recorder, reconfigure: p.reloads)
     gate.run(mode: RunLoopModes.defaultCF, timeout: settings.fillTimeout) {
       !displayLink.isRunning && (feed.isVisibleContentComplete || strategy.pendingCount == 0)
     }
@@ -89,8 +90,42 @@ struct ScenarioRunner {
     strategy.uninstall()
     displayLink.invalidate()
     gate.invalidate()
+    // Normally measured before the run (``prepareBound(for:)``) and only looked up here; measured now, after
+    // the run, if the scroll stopped on other rows than predicted.
+    recorder.recording.contentLowerBoundMs = bound.milliseconds(
+      model: model, rows: rowsAtStop, version: p.reloads ? 1 : 0)
     return ScenarioMetrics.result(
       kind: kind, profile: profile, refreshHz: refreshHz, recording: recorder.recording, origin: origin)
+  }
+
+  /// Starts the content-complete clock when the content to show becomes known: at the scroll's stop, or —
+  /// `reconfigure` (the reload profile) — immediately *before* the visible rows are reconfigured with new
+  /// content, so that a strategy that draws inside `cellForRow` (`sync`) is charged for those draws rather
+  /// than finishing in 0 ms. Then records completion at once if the screen is already complete.
+  static func startContent(feed: FeedView, recorder: Recorder, reconfigure: Bool) {
+    recorder.recording.contentStart = Clock.now
+    if reconfigure { feed.reconfigureVisibleRows() }
+    feed.checkContentComplete(at: Clock.now)
+  }
+
+  /// The rows on screen when `profile`'s flings have stopped: a fling travels exactly the distance it was
+  /// launched for (``ScrollMotion/flingVelocity(distance:rate:stopVelocity:)``), so they are known before
+  /// the run.
+  nonisolated static func rowsAtStop(_ profile: Profile, seed: UInt64) -> ClosedRange<Int> {
+    let p = profile.settings
+    let model = FeedModel.make(p, seed: seed)
+    let offset = min(max(0, (p.flingRows - p.backRows) * model.rowHeight), model.maximumOffset)
+    return model.visibleRows(atOffset: offset)
+  }
+
+  /// Measures `profile`'s content lower bound (the rows on screen at the stop, in the content version the
+  /// fill must show) now, before any strategy runs, so that the measurement — ~40 ms of draws on the main
+  /// thread — never lands inside a run.
+  func prepareBound(for profile: Profile) {
+    let p = profile.settings
+    _ = bound.milliseconds(
+      model: FeedModel.make(p, seed: settings.seed), rows: Self.rowsAtStop(profile, seed: settings.seed),
+      version: p.reloads ? 1 : 0)
   }
 
   /// One fling of `rows` rows (negative: upwards), run in the tracking mode until it stops.

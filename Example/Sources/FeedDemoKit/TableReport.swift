@@ -4,7 +4,7 @@ enum TableReport {
   /// The columns of a feed table.
   static let feedColumns: [(title: String, metric: ScenarioMetric)] = [
     ("dropped", .droppedFrames), ("fling", .droppedFramesFling), ("back", .droppedFramesFlingBack),
-    ("fill", .droppedFramesFill), ("drag", .droppedFramesSlowDrag), ("blank cell·s", .blankCellSeconds),
+    ("drag", .droppedFramesSlowDrag), ("blank cell·s", .blankCellSeconds),
     ("content ms", .contentCompleteMs), ("content / bound", .contentRatio), ("stale", .staleExecutions),
     ("off-screen", .offscreenExecutions), ("vis. evicted", .visibleTasksEvicted),
     ("idle wakes/s", .idleWakeupsPerSecond), ("idle CPU ms/s", .idleCpuMsPerSecond),
@@ -83,8 +83,8 @@ enum TableReport {
   }
 
   static let legend = [
-    "dropped: frames whose commit ended after the next vsync, plus vsyncs no frame served (fling / back / fill /",
-    "drag: by phase). blank cell·s: visible cells' missing images over the flings and the slow drag.",
+    "dropped: frames whose commit ended after the next vsync, plus vsyncs no frame served (fling / back /",
+    "drag: by motion phase). blank cell·s: visible cells' missing images over the flings and the slow drag.",
     "content: scroll stop (reload: the reload) → every visible cell shows its images; bound: those draws",
     "measured in isolation. stale: draws that showed a row's old content; off-screen: wasted draws;",
     "vis. evicted: draws a queue limit dropped while their cell was on screen. idle: at rest, nothing queued.",

@@ -8,11 +8,12 @@ enum ThroughputMode: String, CaseIterable, Sendable {
 
 /// The throughput metrics, in report order.
 enum ThroughputMetric: String, CaseIterable, Sendable {
-  /// Tasks run per second over the window (first hand-over to last task's end).
+  /// Tasks run per second over the window (first hand-over to last task's end, or to the timeout).
   case tasksPerSecond
-  /// What the main thread could have run: the window less commit work, over the median task time, per
+  /// What the main thread could have run, the same for every strategy: the share of each period the
+  /// nominal commit work leaves (1 − commit fraction), over the task's cost measured in isolation, per
   /// second — and, batched, no more than the producer allows (all tasks over the time from the first
-  /// hand-over to the last batch's hand-over plus that batch's work).
+  /// hand-over to the last batch's hand-over plus that batch's isolated cost).
   case idealTasksPerSecond
   /// `tasksPerSecond / idealTasksPerSecond`.
   case ratioToIdeal
@@ -21,7 +22,7 @@ enum ThroughputMetric: String, CaseIterable, Sendable {
   case droppedFrames
   /// The part of `droppedFrames` counted at frames after the window.
   case droppedFramesAfterWindow
-  /// Tasks that ran before the timeout.
+  /// Tasks that ran inside the window (by its end: tasks run in the tail after a timeout do not count).
   case tasksExecuted
   /// 1 if the workload timed out before every task ran.
   case timedOut
@@ -47,21 +48,26 @@ struct ThroughputResult: Sendable {
 
   /// Computes the figures from a run's trace; pure, for the tests.
   ///
+  /// The ideal depends on nothing the strategy did: a strategy's own task times or its own commits would
+  /// let a strategy that slows tasks down (cache misses, preemption) or commits fewer frames raise or lower
+  /// its own bar.
+  ///
   /// - Parameters:
-  ///   - frames: every committed frame from the first hand-over until the run stopped (the tail included).
+  ///   - frames: every committed frame from the first hand-over until the run stopped (the tail included:
+  ///     drops counted at frames that start after `window.end` are `droppedFramesAfterWindow`).
   ///   - window: first hand-over frame's start to the last task's end (or the timeout).
-  ///   - taskMedianNanos: the median task's duration; the median, not the mean, so that a task the shared
-  ///     machine preempted does not shrink the ideal.
-  ///   - commitNanosInWindow: commit work done in the window.
+  ///   - executed: tasks that ended by `window.end`.
+  ///   - taskNanos: one task's cost measured in isolation, no run loop turning (``ThroughputWorkload/isolatedTaskNanos(iterations:)``).
+  ///   - commitFraction: the nominal commit work per period, as a fraction of it.
   ///   - offeredPerSecond: the fastest rate the producer allows, batched; `nil` for one frame.
   static func compute(
     strategy: StrategyKind, mode: ThroughputMode, refreshHz: Int, frames: [FrameRecord], origin: UInt64,
-    period: UInt64, window: (start: UInt64, end: UInt64), total: Int, executed: Int, taskMedianNanos: UInt64,
-    commitNanosInWindow: UInt64, offeredPerSecond: Double?
+    period: UInt64, window: (start: UInt64, end: UInt64), total: Int, executed: Int, taskNanos: UInt64,
+    commitFraction: Double, offeredPerSecond: Double?
   ) -> ThroughputResult {
     let seconds = max(Double(window.end &- window.start) / 1e9, 1e-9)
-    let meanTask = executed > 0 ? Double(taskMedianNanos) / 1e9 : 0
-    var ideal = meanTask > 0 ? max(0, seconds - Double(commitNanosInWindow) / 1e9) / meanTask / seconds : 0
+    let task = Double(taskNanos) / 1e9
+    var ideal = task > 0 ? max(0, 1 - commitFraction) / task : 0
     if let offeredPerSecond { ideal = min(ideal, offeredPerSecond) }
     let perFrame = DroppedFrames.perFrame(frames, origin: origin, period: period)
     var inWindow = 0

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import FeedDemoKit
@@ -50,5 +51,46 @@ final class BlankCellSecondsTests: XCTestCase {
         kind: .sync, profile: .light, refreshHz: 60, recording: recorder.recording, origin: 0)
       XCTAssertEqual(result[.blankCellSeconds], 0)
     }
+  }
+
+  /// The real sampling path: a `FeedView` flung ~15 rows in one frame, with a strategy that holds every
+  /// draw (DWU, its loop not turning), samples the rows that entered blank in `frame(at:)`, and the
+  /// recorder integrates them until the phase ends; with `sync` (drawn in `cellForRow`) nothing is blank.
+  func testFeedViewSamplesRowsEnteringBlank() {
+    MainActor.assumeIsolated {
+      let held = Self.blankSecondsOfOneFling(DWUStrategy(variant: .faithful), holdSeconds: 0.05)
+      XCTAssertGreaterThan(held.seconds, held.visibleRows * 0.05 * 0.9)
+      let sync = Self.blankSecondsOfOneFling(SyncStrategy(), holdSeconds: 0.05)
+      XCTAssertEqual(sync.seconds, 0)
+    }
+  }
+
+  /// Flings a light feed with `strategy` through `FeedView.frame(at:)`, holds the landed screen for
+  /// `holdSeconds`, and returns the fling's blank cell-seconds (through ``ScenarioMetrics``) and the
+  /// number of visible rows.
+  @MainActor
+  private static func blankSecondsOfOneFling(
+    _ strategy: FeedStrategy, holdSeconds: Double
+  ) -> (
+    seconds: Double, visibleRows: Double
+  ) {
+    let model = FeedModel.make(Profile.light.settings, seed: 1)
+    let recorder = Recorder()
+    let link = DisplayLink(refreshHz: 60, commitFraction: 0.25)
+    defer { link.invalidate() }
+    strategy.install(for: .feed, displayLink: link)
+    defer { strategy.uninstall() }
+    let feed = FeedView(model: model, strategy: strategy, recorder: recorder, displayLink: link)
+    feed.loadInitialScreen()
+    recorder.begin(.fling, at: Clock.now)
+    recorder.sampleBlank(at: Clock.now, blank: feed.blankCells)
+    feed.begin(.fling(velocity: 20_000, rate: 0.99, stopVelocity: 50))
+    _ = feed.frame(at: Clock.now + 10_000_000_000)  // past the fling's end: it lands ~15 rows down
+    XCTAssertFalse(feed.isScrolling)
+    Thread.sleep(forTimeInterval: holdSeconds)
+    recorder.end(at: Clock.now)
+    let result = ScenarioMetrics.result(
+      kind: .dwu, profile: .light, refreshHz: 60, recording: recorder.recording, origin: 0)
+    return (result[.blankCellSecondsFling], Double(feed.visibleRows.count))
   }
 }

@@ -1,3 +1,4 @@
+import CoreFoundation
 import XCTest
 
 @testable import FeedDemoKit
@@ -52,5 +53,52 @@ final class StaleExecutionTests: XCTestCase {
           row: 5, version: 0, cellRow: cell.displayedRow, cellVersion: cell.displayedVersion, visible: 0...10),
         .stale)
     }
+  }
+
+  /// Reconfiguring the visible rows keeps each cell on its row and bumps the content version. DWU's
+  /// index-path guard cannot see that: the old draws still queued pass it and put old content in the
+  /// cells. IdleWork's `bind` at the top of `cellForRow` makes them stale, so none runs.
+  func testReconfigureDefeatsTheIndexPathGuardButNotBind() {
+    MainActor.assumeIsolated {
+      let dwu = Self.drainAfterReconfigure(DWUStrategy(variant: .faithful))
+      XCTAssertEqual(dwu.pending, 0)
+      XCTAssertGreaterThan(dwu.result[.staleExecutions], 0)
+      let idleWork = Self.drainAfterReconfigure(IdleWorkStrategy(variant: .defaults))
+      XCTAssertEqual(idleWork.pending, 0)
+      XCTAssertEqual(idleWork.result[.staleExecutions], 0)
+      XCTAssertGreaterThan(idleWork.result[.drawsExecuted], 0)
+      XCTAssertTrue(idleWork.complete)
+    }
+  }
+
+  /// A light feed with its first screen in place: the visible rows are reconfigured (version 1: 21 draws
+  /// queued), then reconfigured again before those drew (version 2), and the loop turns until the strategy
+  /// holds nothing. A 1 ms timer keeps the loop waking, so that DWU (one draw per wake-up) drains quickly.
+  @MainActor
+  private static func drainAfterReconfigure(
+    _ strategy: FeedStrategy
+  ) -> (
+    result: ScenarioResult, pending: Int, complete: Bool
+  ) {
+    let model = FeedModel.make(Profile.reload.settings, seed: 1)
+    let recorder = Recorder()
+    let link = DisplayLink(refreshHz: 60, commitFraction: 0.25)
+    defer { link.invalidate() }
+    strategy.install(for: .feed, displayLink: link)
+    defer { strategy.uninstall() }
+    let feed = FeedView(model: model, strategy: strategy, recorder: recorder, displayLink: link)
+    feed.loadInitialScreen()
+    recorder.begin(.fill, at: Clock.now)
+    feed.reconfigureVisibleRows()
+    feed.reconfigureVisibleRows()
+    let timer = CFRunLoopTimerCreateWithHandler(nil, CFAbsoluteTimeGetCurrent() + 0.001, 0.001, 0, 0) { _ in }
+    CFRunLoopAddTimer(CFRunLoopGetMain(), timer, kCFRunLoopDefaultMode)
+    defer { CFRunLoopTimerInvalidate(timer) }
+    let gate = PhaseGate()
+    defer { gate.invalidate() }
+    gate.run(mode: RunLoopModes.defaultCF, timeout: 5) { strategy.pendingCount == 0 }
+    let result = ScenarioMetrics.result(
+      kind: .dwu, profile: .reload, refreshHz: 60, recording: recorder.recording, origin: 0)
+    return (result, strategy.pendingCount, feed.isVisibleContentComplete)
   }
 }

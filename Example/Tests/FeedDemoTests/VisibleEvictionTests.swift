@@ -28,7 +28,7 @@ final class VisibleEvictionTests: XCTestCase {
       strategy.install(for: .feed, displayLink: link)
       defer { strategy.uninstall() }
       let feed = FeedView(model: model, strategy: strategy, recorder: recorder, displayLink: link)
-      feed.reloadData()  // configures the 14 visible rows: 42 draws handed over
+      feed.reconfigureVisibleRows()  // configures the 14 visible rows: 42 draws handed over
       XCTAssertEqual(feed.visibleRows.count, 14)
       XCTAssertEqual(strategy.pendingCount, 30)
       XCTAssertEqual(recorder.recording.visibleEvicted, 12)
