@@ -1,8 +1,8 @@
 import Foundation
-@testable import IdleWorkTesting
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkTesting
 
 /// Issue 4, item 6: bad input through the public API stops the program with a message naming the
 /// parameter and its valid range. Each case really crashes — in a child process running this same test
