@@ -24,7 +24,9 @@ public final class ManualPassDriver: IdlePassDriver {
 
   /// Whether a pass is due: a queue asked for one since the last pass (tasks are pending), or another
   /// thread added a task.
-  public var isPassRequested: Bool { requested || wakeups.value > 0 }
+  public var isPassRequested: Bool {
+    requested || wakeups.value > 0 || delayedRequest.map { $0 <= nanoseconds } ?? false
+  }
 
   /// How many times queues asked for a pass (each is a run-loop wake-up with the real driver).
   private(set) var passRequests = 0
@@ -40,6 +42,8 @@ public final class ManualPassDriver: IdlePassDriver {
   private(set) var lastPassRanTasks = false
 
   private var requested = false
+  /// When a pass is due because a queue waits for a frame deadline (``requestPass(afterNanoseconds:)``).
+  private var delayedRequest: UInt64?
 
   /// Creates a driver whose clock starts at 0.
   public init() {}
@@ -76,6 +80,7 @@ public final class ManualPassDriver: IdlePassDriver {
     guard let pass, !isStopped else { return false }
     requested = false
     wakeups.reset()
+    if let delayed = delayedRequest, delayed <= nanoseconds { delayedRequest = nil }
     passesRun += 1
     lastPassRanTasks = pass(kind)
     return true
@@ -95,6 +100,13 @@ public final class ManualPassDriver: IdlePassDriver {
   package func requestPass() {
     requested = true
     passRequests += 1
+  }
+
+  /// Called by the scheduler when a queue waits for a frame deadline: a pass is due (``isPassRequested``)
+  /// once the clock has been advanced by `nanoseconds`.
+  package func requestPass(afterNanoseconds nanoseconds: UInt64) {
+    let due = self.nanoseconds &+ nanoseconds
+    delayedRequest = min(delayedRequest ?? due, due)
   }
 
   /// Called by the scheduler when it stops; later passes do nothing.
