@@ -1,7 +1,8 @@
 import Foundation
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// `IdleWorkTesting`'s own tests: stepping an app's queue by hand, as an app's unit tests would.
 final class ManualPassDriverTests: XCTestCase {

@@ -1,6 +1,7 @@
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// `perform(key:)`: the value comes back; cancellation, eviction and invalidation never leave a caller hanging.
 ///

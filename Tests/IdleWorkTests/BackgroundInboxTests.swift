@@ -1,7 +1,8 @@
 import Foundation
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// The hand-over from other threads is bounded by `maximumQueueLength`, and what it drops is accounted
 /// for as evicted and released promptly on the main thread, even while no pass runs.

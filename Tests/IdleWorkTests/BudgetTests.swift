@@ -1,6 +1,7 @@
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// Budgets, stepped exactly: tasks advance the manual clock to simulate their cost.
 final class BudgetTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Foundation
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// `addTask(for:at:)`: the weakly held cell and its configuration decide whether a task is stale.
 final class CellTaskTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Foundation
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// The version constant is semantic and matches the CocoaPods metadata (`.ci/check-podspec` checks the rest).
 final class IdleWorkInfoTests: XCTestCase {

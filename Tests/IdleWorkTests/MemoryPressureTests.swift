@@ -1,7 +1,8 @@
 import Foundation
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// Discardable tasks go when memory is short; the rest stay.
 final class MemoryPressureTests: XCTestCase {

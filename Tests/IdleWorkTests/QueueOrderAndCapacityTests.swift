@@ -1,7 +1,8 @@
 import Foundation
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// Order, capacity, eviction, stale purge and accounting, stepped pass by pass on a manual driver.
 final class QueueOrderAndCapacityTests: XCTestCase {

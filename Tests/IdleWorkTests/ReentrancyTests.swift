@@ -1,6 +1,7 @@
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// Tasks that call back into their queue while it runs them.
 final class ReentrancyTests: XCTestCase {

@@ -1,8 +1,9 @@
 import CoreFoundation
 import Foundation
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// The CoreFoundation glue on the real main run loop. Synchronous XCTest methods run on the main thread on
 /// Linux, so they can spin `RunLoop.main` (GUIDE.md §2).

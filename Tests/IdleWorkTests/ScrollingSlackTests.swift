@@ -1,8 +1,9 @@
 import CoreFoundation
 import Foundation
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// Opt-in work while a scroll is tracked, only for tasks that waited long enough and only within frame slack.
 final class ScrollingSlackTests: XCTestCase {

@@ -1,6 +1,7 @@
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// Several queues on one scheduler: one observer, one per-pass budget, served by priority then FIFO.
 final class SharedSchedulerTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Foundation
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// Slicing heavy work: resumable tasks.
 final class SlicingTests: XCTestCase {

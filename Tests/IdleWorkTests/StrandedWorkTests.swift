@@ -1,8 +1,9 @@
 import CoreFoundation
 import Foundation
+import XCTest
+
 @testable import IdleWork
 @testable import IdleWorkTesting
-import XCTest
 
 /// Work must never be stranded: whatever is queued runs without anything else waking the loop. Each test
 /// runs the real main loop with one `CFRunLoopRunInMode` call and no timer or source, so a missing wake-up

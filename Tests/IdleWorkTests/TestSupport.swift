@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import IdleWork
 @testable import IdleWorkTesting
 
@@ -17,11 +18,14 @@ final class Probe {}
 @MainActor
 func manualQueue(budget: IdleQueue.Budget = .tasks(1), maximumQueueLength: Int = 30) -> (IdleQueue, ManualPassDriver) {
   let driver = ManualPassDriver()
-  return (IdleQueue(driver: driver, configuration: .init(budget: budget, maximumQueueLength: maximumQueueLength)), driver)
+  return (
+    IdleQueue(driver: driver, configuration: .init(budget: budget, maximumQueueLength: maximumQueueLength)), driver
+  )
 }
 
 /// Test-only equality: the public types need none, the tests compare whole values.
 extension IdleQueue.Statistics: Equatable {
+  /// Every counter equal, the hidden ones too.
   public static func == (a: Self, b: Self) -> Bool {
     [a.added, a.executed, a.slicesRun, a.skippedAsStale, a.evicted, a.cancelled, a.pending, a.passes]
       == [b.added, b.executed, b.slicesRun, b.skippedAsStale, b.evicted, b.cancelled, b.pending, b.passes]
@@ -31,6 +35,7 @@ extension IdleQueue.Statistics: Equatable {
 
 /// Test-only equality of budgets.
 extension IdleQueue.Budget: Equatable {
+  /// The same case with the same value.
   public static func == (a: Self, b: Self) -> Bool {
     switch (a, b) {
     case (.tasks(let x), .tasks(let y)): return x == y

@@ -89,7 +89,8 @@ struct TaskList<Payload> {
   /// Appends an entry at the tail and returns its sequence number plus whatever the capacity trim removed
   /// (possibly the new entry itself, when the capacity is 0).
   mutating func append(
-    key: TaskKey, payload: Payload, canBeStale: Bool = false, isDiscardable: Bool = false, now: UInt64,
+    key: consuming TaskKey, payload: consuming Payload, canBeStale: Bool = false, isDiscardable: Bool = false,
+    now: UInt64,
     state: (Payload) -> EntryState
   ) -> (seq: UInt64, removed: [Removal]) {
     let seq = nextSeq
@@ -245,8 +246,8 @@ struct TaskList<Payload> {
     while head < slots.count, slots[head] == nil { head += 1 }
     if head == slots.count {
       baseSeq = nextSeq
-      slots.removeAll(keepingCapacity: slots.capacity <= 1024)
-      keyHashes.removeAll(keepingCapacity: keyHashes.capacity <= 1024)
+      slots.removeAll(keepingCapacity: slots.capacity <= 32768)
+      keyHashes.removeAll(keepingCapacity: keyHashes.capacity <= 32768)
       head = 0
     } else if head >= 64, head * 2 >= slots.count {
       slots.removeFirst(head)

@@ -35,7 +35,8 @@ extension IdleQueue {
     _ slice: @escaping @MainActor (_ timeRemaining: () -> TimeInterval) -> SliceResult
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    return enqueue(key: TaskKey(key), QueuedTask(work: .resumable(slice), estimatedCost: cost), discardable: discardable)
+    return enqueue(
+      key: TaskKey(key), QueuedTask(work: .resumable(slice), estimatedCost: cost), discardable: discardable)
   }
 
   /// Queues a resumable task for `cell` at `indexPath`, bound to the cell's configuration as

@@ -144,14 +144,20 @@ public final class IdleQueue {
   /// until that deadline, after which the next pass should come.
   private(set) var waitsForDeadline: UInt64?
 
-  var list: TaskList<QueuedTask>
+  /// The pending tasks. Exclusivity is not checked at run time (it cost a third of `addTask`): every
+  /// access is a single call on the main actor that runs no task and calls back nothing that touches
+  /// the queue — tasks run, and dropped tasks' hooks are told, between accesses.
+  @exclusivity(unchecked) var list: TaskList<QueuedTask>
   let inbox: BackgroundInbox
   let cells = CellRegistry()
   let notificationObservers = NotificationObservers()
-  private(set) var isInvalidated = false
+  @exclusivity(unchecked) private(set) var isInvalidated = false
   /// Set when a pass found only parked tasks (cells off screen): no pass is asked for until a task is
   /// added or a cell is shown again, so an off-screen cell's work never keeps the loop spinning.
-  private var onlyParkedLeft = false
+  @exclusivity(unchecked) private var onlyParkedLeft = false
+  /// What this queue's handles refer to: one object per queue, so that a handle costs a retain rather
+  /// than a weak reference's set-up.
+  let handleTarget = IdleTaskHandle.Target()
 
   /// Work per pass. Default `.tasks(1)`. An invalid value (`.tasks(n)` with `n < 1`, or a non-finite or
   /// non-positive `.seconds`) stops the program with a message naming the parameter and its range.
@@ -222,6 +228,7 @@ public final class IdleQueue {
       self.frameClock = nil
     }
     self.list = TaskList(capacity: configuration.maximumQueueLength)
+    defer { handleTarget.queue = self }
     self.inbox = BackgroundInbox(limit: configuration.maximumQueueLength, wake: scheduler.driver.makeWaker())
     scheduler.attach(self, priority: priority)
     if scheduler.isStopped { invalidate() }
@@ -496,23 +503,23 @@ public final class IdleQueue {
   }
 
   @discardableResult
-  func enqueue(key: TaskKey, _ task: QueuedTask, discardable: Bool) -> IdleTaskHandle {
+  func enqueue(key: consuming TaskKey, _ task: consuming QueuedTask, discardable: Bool) -> IdleTaskHandle {
     guard !isInvalidated else {
       task.onDrop?(.cancelled)  // tells an awaiting `perform` at once
-      return IdleTaskHandle(queue: nil, seq: 0)
+      return IdleTaskHandle(target: nil, seq: 0)
     }
     // The clock is read only for scrolling slack's minimum wait; it costs ~20 ns per addition otherwise.
     let now = scrollingSlack == nil ? 0 : scheduler.driver.nanoseconds
+    let canBeStale = task.binding != nil
     let (seq, removed) = list.append(
-      key: key, payload: task, canBeStale: task.binding != nil, isDiscardable: discardable, now: now,
-      state: { $0.state })
+      key: key, payload: task, canBeStale: canBeStale, isDiscardable: discardable, now: now, state: { $0.state })
     onlyParkedLeft = false
     if !removed.isEmpty { release(removed) }
     if !list.isEmpty {
       scheduler.setNeedsPass()
       if let frameClock, !frameClock.isRunning { frameClock.start() }
     }
-    return IdleTaskHandle(queue: self, seq: seq)
+    return IdleTaskHandle(target: handleTarget, seq: seq)
   }
 
   /// Tells dropped tasks' observers how they left; the payloads are freed when `removed` goes.

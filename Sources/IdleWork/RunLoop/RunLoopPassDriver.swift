@@ -95,6 +95,9 @@ final class RunLoopPassDriver: IdlePassDriver {
     for mode in idleModes + trackingModes { CFRunLoopAddTimer(runLoop, timer, mode) }
   }
 
+  /// When the deadline timer will fire (`CFAbsoluteTime`); `nil` if it was never armed. For tests.
+  var deadlineTimerFireDate: CFAbsoluteTime? { deadlineTimer.map(CFRunLoopTimerGetNextFireDate) }
+
   func stop() {
     pass = nil
     if let deadlineTimer { CFRunLoopTimerInvalidate(deadlineTimer) }

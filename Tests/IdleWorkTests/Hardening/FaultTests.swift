@@ -1,9 +1,9 @@
 import CoreFoundation
 import Foundation
-@testable import IdleWorkTesting
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkTesting
 
 /// Issue 4, item 5: the faults earlier libraries of this kind died of (Texture#518 spinning at 100% CPU,
 /// Texture#27 crashing during deallocation, stalls when the loop slept; DWURunLoopWorkDistribution breaking

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import IdleWork
 @testable import IdleWorkTesting
 

@@ -1,8 +1,8 @@
 import Foundation
-@testable import IdleWorkTesting
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkTesting
 
 /// Issue 4, item 4: a million tasks through a capacity-30 queue — cell tasks whose cells are reused for
 /// other rows (stale) or freed (gone), plain tasks, evictions, cancels — with resident memory measured
