@@ -13,7 +13,7 @@ import Foundation
   @MainActor
   final class DisplayLinkFrameClock: FrameClockSource {
     /// What the configuration stores: a new display-link clock for each queue.
-    static let factory: @MainActor @Sendable () -> any FrameClockSource = { DisplayLinkFrameClock() }
+    nonisolated static let factory: @MainActor @Sendable () -> any FrameClockSource = { DisplayLinkFrameClock() }
 
     nonisolated(unsafe) private var link: CADisplayLink?
     private var hasTicked = false
