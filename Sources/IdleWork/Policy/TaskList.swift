@@ -102,7 +102,7 @@ struct TaskList<Payload> {
     if canBeStale { staleCandidates += 1 }
     statistics.added += 1
     statistics.pending += 1
-    let removed = trim(state: state)
+    let removed = count > capacity ? trim(state: state) : []
     checkInvariants()
     return (seq, removed)
   }
@@ -245,9 +245,11 @@ struct TaskList<Payload> {
     if entry.canBeStale { staleCandidates -= 1 }
     while head < slots.count, slots[head] == nil { head += 1 }
     if head == slots.count {
+      // Emptied: keep the storage (up to 65,536 entries, a few MB) so that the next burst of additions
+      // appends without growing the buffer again (growing faulted fresh pages in: a third of `addTask`).
       baseSeq = nextSeq
-      slots.removeAll(keepingCapacity: slots.capacity <= 32768)
-      keyHashes.removeAll(keepingCapacity: keyHashes.capacity <= 32768)
+      slots.removeAll(keepingCapacity: slots.capacity <= 65536)
+      keyHashes.removeAll(keepingCapacity: keyHashes.capacity <= 65536)
       head = 0
     } else if head >= 64, head * 2 >= slots.count {
       slots.removeFirst(head)

@@ -30,6 +30,6 @@ enum Validation {
   static func estimatedCost(_ cost: Double?) -> UInt64? {
     guard let cost else { return nil }
     require(estimatedCostFailure(cost))
-    return UInt64(min((cost * 1e9).rounded(), Double(UInt64.max / 2)))
+    return UInt64(min((cost * 1e9).rounded(), Double(UInt64.max / 4)))
   }
 }

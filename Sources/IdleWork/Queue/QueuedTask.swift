@@ -37,15 +37,19 @@ struct QueuedTask {
   var work: Work
   /// The cell configuration of a cell task; `nil` for other tasks.
   let binding: CellBinding?
-  /// The caller's estimate of one run (or slice), in nanoseconds; `nil` lets the queue predict it.
-  let estimatedCost: UInt64?
+  /// The caller's estimate of one run (or slice), in nanoseconds; `UInt64.max` for none (a sentinel
+  /// rather than an optional, which would pad the entry by a word).
+  private let costEstimate: UInt64
   var hooks: Hooks?
 
   init(work: Work, binding: CellBinding? = nil, estimatedCost: UInt64? = nil) {
     self.work = work
     self.binding = binding
-    self.estimatedCost = estimatedCost
+    self.costEstimate = estimatedCost ?? .max
   }
+
+  /// The caller's estimate in nanoseconds; `nil` lets the queue predict the cost.
+  var estimatedCost: UInt64? { costEstimate == .max ? nil : costEstimate }
 
   var onDrop: (@MainActor (TaskFate) -> Void)? { hooks?.onDrop }
   var claim: (@Sendable () -> Bool)? { hooks?.claim }
