@@ -55,8 +55,15 @@ import Foundation
     }
 
     deinit {
-      // The queue owning the clock lives and dies on the main thread.
-      MainActor.assumeIsolated { link?.invalidate() }
+      // Removes the link from the run loop (which retains it). On the main thread at once; a clock
+      // released elsewhere hands the link to the main queue.
+      guard let link else { return }
+      nonisolated(unsafe) let unsafeLink = link
+      if Thread.isMainThread {
+        MainActor.assumeIsolated { unsafeLink.invalidate() }
+      } else {
+        DispatchQueue.main.async { MainActor.assumeIsolated { unsafeLink.invalidate() } }
+      }
     }
   }
 #else
