@@ -25,10 +25,12 @@ public final class ManualPassDriver {
   /// The clock in nanoseconds, the unit the scheduler reads.
   var nanoseconds: UInt64 { core.nanoseconds }
 
-  /// Whether a pass is due: the queue asked for one since the last pass (runnable tasks remain), or
-  /// another thread added a task. With the real driver each request wakes the run loop, so `false` means
-  /// the queue would let it sleep.
-  public var isPassRequested: Bool { core.requested || core.wakeups.value > 0 }
+  /// Whether a pass is due: the queue asked for one since the last pass (runnable tasks remain), another
+  /// thread added a task, or the frame deadline a queue waits for has passed on this clock. With the real
+  /// driver each request wakes the run loop, so `false` means the queue would let it sleep.
+  public var isPassRequested: Bool {
+    core.requested || core.wakeups.value > 0 || core.delayedRequest.map { $0 <= core.nanoseconds } ?? false
+  }
 
   /// How many times queues asked for a pass (each is a run-loop wake-up with the real driver).
   var passRequests: Int { core.passRequests }
@@ -78,6 +80,7 @@ public final class ManualPassDriver {
     guard let pass = core.pass, !core.isStopped else { return false }
     core.requested = false
     core.wakeups.reset()
+    if let delayed = core.delayedRequest, delayed <= core.nanoseconds { core.delayedRequest = nil }
     passesRun += 1
     lastPassRanTasks = pass(kind)
     return true
@@ -91,6 +94,8 @@ public final class ManualPassDriver {
     var requested = false
     var passRequests = 0
     var isStopped = false
+    /// When a pass is due because a queue waits for a frame deadline (`requestPass(afterNanoseconds:)`).
+    var delayedRequest: UInt64?
 
     /// Called by the scheduler; keeps the pass handler. A driver serves one queue.
     func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool) {
@@ -103,6 +108,13 @@ public final class ManualPassDriver {
     func requestPass() {
       requested = true
       passRequests += 1
+    }
+
+    /// Called by the scheduler when a queue waits for a frame deadline: a pass is due (`isPassRequested`)
+    /// once the clock has been advanced by `nanoseconds`.
+    func requestPass(afterNanoseconds nanoseconds: UInt64) {
+      let due = self.nanoseconds &+ nanoseconds
+      delayedRequest = min(delayedRequest ?? due, due)
     }
 
     /// Called by the scheduler when it stops; later passes do nothing.

@@ -11,7 +11,7 @@ final class SlicingTests: XCTestCase {
       let (queue, driver) = manualQueue()
       var log: [String] = []
       var slicesLeft = 3
-      queue.addResumableTask(key: "job") {
+      queue.addResumableTask(key: "job") { _ in
         log.append("job")
         slicesLeft -= 1
         return slicesLeft > 0 ? .moreToDo : .done
@@ -30,7 +30,7 @@ final class SlicingTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()
       var done = 0
-      queue.addResumableTask(key: "heavy") {
+      queue.addResumableTask(key: "heavy") { _ in
         driver.advance(by: 0.001)
         done += 1
         return done < 30 ? .moreToDo : .done
@@ -45,7 +45,7 @@ final class SlicingTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()
       var slices = 0
-      let handle = queue.addResumableTask(key: "job") {
+      let handle = queue.addResumableTask(key: "job") { _ in
         slices += 1
         return .moreToDo
       }
@@ -63,7 +63,7 @@ final class SlicingTests: XCTestCase {
       let (queue, driver) = manualQueue()
       let cell = FakeCell()
       var slices = 0
-      queue.addResumableTask(for: cell, at: row(0)) { _ in
+      queue.addResumableTask(for: cell, at: row(0)) { _, _ in
         slices += 1
         return .moreToDo
       }

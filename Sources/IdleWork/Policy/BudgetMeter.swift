@@ -14,15 +14,27 @@ struct BudgetMeter {
   /// Records one task (or one slice of a resumable task) that ran. Stale skips are not recorded.
   mutating func recordTask() { tasksRun += 1 }
 
-  /// Whether another task may start at time `now`.
-  func allowsAnother(now: UInt64) -> Bool {
+  /// Whether another task, predicted to take `predicted` nanoseconds, may start at time `now`.
+  ///
+  /// `.seconds(x)`: the first task always starts; a later one starts only if it is predicted to end within
+  /// the budget, so a pass overruns `x` by no more than the last task's prediction error (before this
+  /// check it overran by the whole last task).
+  func allowsAnother(now: UInt64, predicted: UInt64 = 0) -> Bool {
     switch budget {
     case .tasks(let limit):
       return tasksRun < limit
     case .seconds(let seconds):
       if tasksRun == 0 { return true }
-      let elapsed = now &- start
-      return Double(elapsed) < seconds * 1e9
+      let elapsed = Double(now &- start)
+      let limit = seconds * 1e9
+      return elapsed < limit && elapsed + Double(predicted) <= limit
     }
+  }
+
+  /// Nanoseconds left of a `.seconds` budget at `now` (0 when spent); `nil` for `.tasks`.
+  func timeLeft(now: UInt64) -> UInt64? {
+    guard case .seconds(let seconds) = budget else { return nil }
+    let left = seconds * 1e9 - Double(now &- start)
+    return left > 0 ? UInt64(min(left, Double(UInt64.max / 2))) : 0
   }
 }

@@ -33,7 +33,8 @@ enum TaskFate: Sendable, Hashable {
 /// Storage is a ring of slots indexed by sequence number (`slot = seq - baseSeq`), so appending, taking
 /// the head and removing any entry by sequence number are O(1). Cancel-by-key scans a parallel array of
 /// the keys' hash values and compares keys only where a hash matches: a tight loop over integers, about a
-/// nanosecond per pending task. That is cheaper than keeping a key index up to date on every addition (a
+/// nanosecond per pending task. The hashes are computed lazily — the first cancellation by key hashes the
+/// keys appended since the last one — so an addition that is never cancelled by key costs no hashing. That is cheaper than keeping a key index up to date on every addition (a
 /// dictionary insert of an `AnyHashable` and an array per key cost more than the whole rest of `add`), and
 /// it stays O(n) when thousands of tasks share one key, where an index's per-key arrays went O(n²).
 struct TaskList<Payload> {
@@ -60,7 +61,8 @@ struct TaskList<Payload> {
   private(set) var statistics = IdleQueue.Statistics()
 
   private var slots: [Entry?] = []
-  /// `slots[i]?.key.hash`, kept beside the slots so that cancel-by-key scans plain integers.
+  /// `slots[i]?.key.hash` for the first `keyHashes.count` slots (the rest are not hashed yet), kept beside
+  /// the slots so that cancel-by-key scans plain integers.
   private var keyHashes: [Int] = []
   private var head = 0
   private var baseSeq: UInt64 = 0
@@ -89,12 +91,12 @@ struct TaskList<Payload> {
   /// Appends an entry at the tail and returns its sequence number plus whatever the capacity trim removed
   /// (possibly the new entry itself, when the capacity is 0).
   mutating func append(
-    key: TaskKey, payload: Payload, canBeStale: Bool = false, isDiscardable: Bool = false, now: UInt64,
+    key: consuming TaskKey, payload: consuming Payload, canBeStale: Bool = false, isDiscardable: Bool = false,
+    now: UInt64,
     state: (Payload) -> EntryState
   ) -> (seq: UInt64, removed: [Removal]) {
     let seq = nextSeq
     nextSeq += 1
-    keyHashes.append(key.hash)
     slots.append(
       Entry(
         seq: seq, key: key, payload: payload, canBeStale: canBeStale, isDiscardable: isDiscardable,
@@ -102,7 +104,7 @@ struct TaskList<Payload> {
     if canBeStale { staleCandidates += 1 }
     statistics.added += 1
     statistics.pending += 1
-    let removed = trim(state: state)
+    let removed = count > capacity ? trim(state: state) : []
     checkInvariants()
     return (seq, removed)
   }
@@ -205,6 +207,10 @@ struct TaskList<Payload> {
   /// Removes every entry with this key, counting them as cancelled.
   mutating func cancel(key: TaskKey) -> [Removal] {
     let hash = key.hash
+    if keyHashes.count < slots.count {
+      keyHashes.reserveCapacity(slots.count)
+      for index in keyHashes.count..<slots.count { keyHashes.append(slots[index]?.key.hash ?? 0) }
+    }
     var seqs: [UInt64] = []
     for index in head..<keyHashes.count where keyHashes[index] == hash {
       if let entry = slots[index], entry.key.matches(key) { seqs.append(entry.seq) }
@@ -241,13 +247,15 @@ struct TaskList<Payload> {
     if entry.canBeStale { staleCandidates -= 1 }
     while head < slots.count, slots[head] == nil { head += 1 }
     if head == slots.count {
+      // Emptied: keep the storage (up to 65,536 entries, a few MB) so that the next burst of additions
+      // appends without growing the buffer again (growing faulted fresh pages in: a third of `addTask`).
       baseSeq = nextSeq
-      slots.removeAll(keepingCapacity: slots.capacity <= 1024)
-      keyHashes.removeAll(keepingCapacity: keyHashes.capacity <= 1024)
+      slots.removeAll(keepingCapacity: slots.capacity <= 65536)
+      keyHashes.removeAll(keepingCapacity: keyHashes.capacity <= 65536)
       head = 0
     } else if head >= 64, head * 2 >= slots.count {
       slots.removeFirst(head)
-      keyHashes.removeFirst(head)
+      keyHashes.removeFirst(min(head, keyHashes.count))
       baseSeq += UInt64(head)
       head = 0
     }
@@ -260,7 +268,7 @@ struct TaskList<Payload> {
     #if IDLEWORK_INTERNAL_CHECKS
       precondition(statistics.isBalanced, "IdleWork internal: accounting identity broken: \(statistics.summary)")
       precondition(slots.count == Int(nextSeq - baseSeq), "IdleWork internal: slot ring out of step")
-      precondition(keyHashes.count == slots.count, "IdleWork internal: key hashes out of step")
+      precondition(keyHashes.count <= slots.count, "IdleWork internal: key hashes out of step")
       precondition(head == slots.count || slots[head] != nil, "IdleWork internal: head is not live")
     #endif
   }

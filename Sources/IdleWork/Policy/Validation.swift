@@ -9,4 +9,27 @@ enum Validation {
   static func queueLengthFailure(_ length: Int) -> String? {
     length < 0 ? "IdleWork: maximumQueueLength \(length) is invalid: it must be in 0...Int.max" : nil
   }
+
+  /// A caller's `estimatedCost` (seconds): `nil` or finite and `>= 0`.
+  static func estimatedCostFailure(_ cost: Double?) -> String? {
+    guard let cost, !(cost.isFinite && cost >= 0) else { return nil }
+    return "IdleWork: estimatedCost \(cost) is invalid: it must be finite and >= 0 (seconds), or nil"
+  }
+
+  /// What a `frameDeadline` clock returned (seconds until the frame must be committed): finite; negative
+  /// means the deadline has passed. `nil` (no frame pending) never reaches this check.
+  static func frameDeadlineFailure(_ seconds: Double) -> String? {
+    seconds.isFinite
+      ? nil
+      : "IdleWork: frameDeadline returned \(seconds), which is invalid: it must return a finite number of "
+        + "seconds until the next frame must be committed (negative once it has passed), or nil when no frame "
+        + "is pending"
+  }
+
+  /// The caller's estimate in nanoseconds, validated.
+  static func estimatedCost(_ cost: Double?) -> UInt64? {
+    guard let cost else { return nil }
+    require(estimatedCostFailure(cost))
+    return UInt64(min((cost * 1e9).rounded(), Double(UInt64.max / 4)))
+  }
 }

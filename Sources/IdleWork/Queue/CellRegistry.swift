@@ -52,6 +52,7 @@ final class CellRegistry {
     }
     let record = Record(cell: cell, indexPath: indexPath, configuration: nextConfiguration)
     records[ObjectIdentifier(cell)] = record
+    lastFound = record
     if records.count >= pruneAt {
       records = records.filter { $0.value.cell != nil }
       pruneAt = max(64, records.count * 2)
@@ -66,10 +67,18 @@ final class CellRegistry {
   }
 
   /// The cell's record, if the cell was bound and is the same object (not a new one at a reused address).
+  ///
+  /// The last record found is remembered: `cellForRowAt` binds a cell and adds its tasks one after
+  /// another, so the dictionary (hashing the cell's address) is consulted once per cell, not per task.
   func live(_ cell: AnyObject) -> Record? {
+    if let last = lastFound, last.cell === cell { return last }
     guard let record = records[ObjectIdentifier(cell)], record.cell === cell else { return nil }
+    lastFound = record
     return record
   }
+
+  /// The record ``live(_:)`` found last (it holds its cell weakly, so this keeps no cell alive).
+  private var lastFound: Record?
 }
 
 /// A cell task's link to its cell: the cell's record and the configuration the task was queued for.

@@ -32,8 +32,10 @@ extension IdleQueue {
               waiter.finish(with: .failure(error))
             }
           })
-        task.claim = { waiter.claim() }
-        task.onDrop = { fate in waiter.finish(with: .failure(fate == .evicted ? IdleWorkError.evicted : .cancelled)) }
+        let hooks = QueuedTask.Hooks()
+        hooks.claim = { waiter.claim() }
+        hooks.onDrop = { fate in waiter.finish(with: .failure(fate == .evicted ? IdleWorkError.evicted : .cancelled)) }
+        task.hooks = hooks
         let handle = enqueue(key: TaskKey(key), task, discardable: discardable)
         waiter.setRemover { handle.cancel() }
       }

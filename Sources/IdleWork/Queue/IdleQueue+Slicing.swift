@@ -7,6 +7,19 @@ extension IdleQueue {
   /// a 30 ms job written as thirty 1 ms slices gives the run loop back between slices whenever the budget
   /// is spent, instead of holding the main thread for 30 ms at once.
   ///
+  /// **Slicing to the deadline.** Each slice is given `timeRemaining`, as `requestIdleCallback` gives its
+  /// callback a deadline: call it to learn the seconds the slice may still spend — the least of the time
+  /// left before the frame deadline (less a 1 ms margin, with ``Configuration/frameDeadline``) and of what
+  /// is left of a `.seconds` budget; 0 when neither applies. Do one step, then more while it stays above a
+  /// step's length (draw image tiles until the time is spent):
+  ///
+  /// ```swift
+  /// queue.addResumableTask(key: "tiles") { timeRemaining in
+  ///   repeat { drawNextTile() } while hasMoreTiles && timeRemaining() > tileCost
+  ///   return hasMoreTiles ? .moreToDo : .done
+  /// }
+  /// ```
+  ///
   /// **Where a resumed slice goes:** it keeps its place in the queue, so the job's next slice runs before
   /// anything queued after it. Finishing jobs one after another (rather than rotating them round-robin to
   /// the tail) minimises the mean time until a job's result is visible — with *k* equal jobs the average
@@ -14,23 +27,33 @@ extension IdleQueue {
   /// follow-up tasks, and frees each job's partial state as early as possible. Having started, an
   /// unfinished job is usually the oldest runnable task, so if the queue overflows it is the first evicted
   /// after stale tasks and those of cells off screen.
+  ///
+  /// `estimatedCost` is the seconds one slice is expected to take (see
+  /// ``addTask(key:discardable:replacesPending:estimatedCost:_:)``); slices are otherwise predicted from
+  /// measured slices, apart from one-shot tasks.
   @discardableResult
   public func addResumableTask(
-    key: some Hashable, discardable: Bool = false, _ slice: @escaping @MainActor () -> SliceResult
+    key: some Hashable, discardable: Bool = false, estimatedCost: TimeInterval? = nil,
+    _ slice: @escaping @MainActor (_ timeRemaining: () -> TimeInterval) -> SliceResult
   ) -> IdleTaskHandle {
-    enqueue(key: TaskKey(key), QueuedTask(work: .resumable(slice)), discardable: discardable)
+    let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
+    return enqueue(
+      key: TaskKey(key), QueuedTask(work: .resumable(slice), estimatedCost: cost), discardable: discardable)
   }
 
   /// Queues a resumable task for `cell` at `indexPath`, bound to the cell's configuration as
-  /// ``addTask(for:at:discardable:_:)``: before each slice it is dropped as stale if the cell is gone or
-  /// was configured again, and it waits while the cell is off screen. The key is `indexPath`.
+  /// ``addTask(for:at:discardable:estimatedCost:_:)``: before each slice it is skipped as stale if the cell
+  /// is gone or was configured again, and it waits while the cell is off screen. The key is `indexPath`.
+  /// Each slice is given the cell and `timeRemaining`, as in ``addResumableTask(key:discardable:estimatedCost:_:)``.
   @discardableResult
   public func addResumableTask<Cell: AnyObject>(
-    for cell: Cell, at indexPath: IndexPath, discardable: Bool = false,
-    _ slice: @escaping @MainActor (Cell) -> SliceResult
+    for cell: Cell, at indexPath: IndexPath, discardable: Bool = false, estimatedCost: TimeInterval? = nil,
+    _ slice: @escaping @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> SliceResult
   ) -> IdleTaskHandle {
     let binding = binding(of: cell, at: indexPath)
-    let work: QueuedTask.Work = .resumable { [weak cell] in cell.map(slice) ?? .done }
-    return enqueue(key: TaskKey(indexPath), QueuedTask(work: work, binding: binding), discardable: discardable)
+    let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
+    let work: QueuedTask.Work = .resumableOnCell { slice(unsafeDowncast($0, to: Cell.self), $1) }
+    return enqueue(
+      key: TaskKey(indexPath), QueuedTask(work: work, binding: binding, estimatedCost: cost), discardable: discardable)
   }
 }

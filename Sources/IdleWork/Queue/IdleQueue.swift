@@ -61,6 +61,24 @@ public final class IdleQueue {
     /// Opt-in: let tasks that waited long enough run during a scroll, within frame slack; `nil` (default)
     /// runs nothing while tracking. See ``IdleQueue/ScrollingSlack``.
     public var scrollingSlack: ScrollingSlack?
+    /// Opt-in: seconds until the next frame must be committed, or `nil` when no frame is pending; `nil`
+    /// (default) means no frame clock, and passes decide by ``budget`` alone.
+    ///
+    /// A budget counts tasks or time already spent, so the last task of a pass can make the frame late
+    /// by its whole length. With a frame clock every pass — idle and tracking alike — starts a task only
+    /// if its predicted cost (see `estimatedCost:` on ``IdleQueue/addTask(key:discardable:replacesPending:estimatedCost:_:)``)
+    /// plus a 1 ms margin fits in the time left; otherwise the pass ends, and the next comes once the
+    /// deadline has passed. A task longer than any frame still runs, as the first task of a pass near a
+    /// frame's start (or at once when no frame is pending): it costs one late frame instead of waiting
+    /// forever. Resumable slices are given the time left. The closure is read on the main thread before
+    /// each task; it must return a finite number (negative once the deadline has passed) — NaN or an
+    /// infinity stops the program with a message naming `frameDeadline`.
+    ///
+    /// On iOS, ``scrollingFeed(frameDeadline:)`` provides one from `CADisplayLink.targetTimestamp`,
+    /// running only while tasks are pending. Elsewhere (tests, Linux) inject it.
+    public var frameDeadline: (@MainActor @Sendable () -> TimeInterval?)?
+    /// A frame clock with a start and a stop (the display link); used when ``frameDeadline`` is `nil`.
+    var frameClockSource: (@MainActor @Sendable () -> any FrameClockSource)?
     /// The observer's order; tests and the benchmark change it, apps have no reason to.
     var observerOrder = IdleQueue.observerOrder
 
@@ -72,14 +90,46 @@ public final class IdleQueue {
     ///   - maximumQueueLength: pending tasks kept at most, in `0...Int.max`; default 30, as
     ///     DWURunLoopWorkDistribution (ten rows of three-image cells).
     ///   - scrollingSlack: opt-in work during scrolls; default `nil`.
+    ///   - frameDeadline: opt-in frame clock, seconds until the next frame must be committed; default `nil`.
     public init(
       modes: [RunLoop.Mode] = [.default], budget: Budget = .tasks(1), maximumQueueLength: Int = 30,
-      scrollingSlack: ScrollingSlack? = nil
+      scrollingSlack: ScrollingSlack? = nil, frameDeadline: (@MainActor @Sendable () -> TimeInterval?)? = nil
     ) {
       self.modes = modes
       self.budget = budget
       self.maximumQueueLength = maximumQueueLength
       self.scrollingSlack = scrollingSlack
+      self.frameDeadline = frameDeadline
+    }
+
+    /// The setting for a scrolling feed, in one line: deadline-aware passes in idle time and during
+    /// scrolls. Choose it when a list's cells queue draws of a few milliseconds each and frames matter
+    /// more than draining fast; keep the default `Configuration()` (one task per pass, nothing while
+    /// scrolling) when tasks are tiny or you cannot tell the frame clock.
+    ///
+    /// - Passes fill the time left before each frame's deadline with tasks predicted to fit (with a 1 ms
+    ///   margin), capped at one 60 Hz frame (`.seconds(1.0 / 60)`) when no frame is pending.
+    /// - During a scroll (`UITrackingRunLoopMode`) a task that has waited 50 ms may run if it fits before
+    ///   the frame deadline; with no frame known, nothing runs while scrolling.
+    /// - 30 tasks kept at most, as the default.
+    ///
+    /// ```swift
+    /// let queue = IdleQueue(configuration: .scrollingFeed())
+    /// ```
+    ///
+    /// - Parameter frameDeadline: seconds until the next frame must be committed, or `nil` when no frame
+    ///   is pending. Leave it out on iOS and tvOS: the queue then reads a `CADisplayLink`'s
+    ///   `targetTimestamp`, and runs the display link only while tasks are pending. Elsewhere leaving it
+    ///   out means no frame clock (time-budgeted passes with predicted costs).
+    public static func scrollingFeed(
+      frameDeadline: (@MainActor @Sendable () -> TimeInterval?)? = nil
+    ) -> Configuration {
+      var slack = ScrollingSlack(minimumWait: 0.05, minimumFrameSlack: Double(FrameAdmission.margin) / 1e9) { nil }
+      slack.followsFrameClock = true
+      var configuration = Configuration(
+        budget: .seconds(1.0 / 60), scrollingSlack: slack, frameDeadline: frameDeadline)
+      if frameDeadline == nil { configuration.frameClockSource = DisplayLinkFrameClock.factory }
+      return configuration
     }
   }
 
@@ -98,15 +148,28 @@ public final class IdleQueue {
   var scrollingSlack: ScrollingSlack?
   /// Whether this is ``main``, which cannot be invalidated.
   private let isShared: Bool
+  /// The frame deadline, if the configuration gives one.
+  let frameClock: FrameClock?
+  /// Predicts the next task's cost from measured ones.
+  var predictor = CostPredictor()
+  /// Set by a pass that ended because the next task did not fit before the frame deadline: nanoseconds
+  /// until that deadline, after which the next pass should come.
+  private(set) var waitsForDeadline: UInt64?
 
-  var list: TaskList<QueuedTask>
+  /// The pending tasks. Exclusivity is not checked at run time (it cost a third of `addTask`): every
+  /// access is a single call on the main actor that runs no task and calls back nothing that touches
+  /// the queue — tasks run, and dropped tasks' hooks are told, between accesses.
+  @exclusivity(unchecked) var list: TaskList<QueuedTask>
   let inbox: BackgroundInbox
   let cells = CellRegistry()
   let notificationObservers = NotificationObservers()
-  private(set) var isInvalidated = false
+  @exclusivity(unchecked) private(set) var isInvalidated = false
   /// Set when a pass found only parked tasks (cells off screen): no pass is asked for until a task is
   /// added or a cell is shown again, so an off-screen cell's work never keeps the loop spinning.
-  private var onlyParkedLeft = false
+  @exclusivity(unchecked) private var onlyParkedLeft = false
+  /// What this queue's handles refer to: one object per queue, so that a handle costs a retain rather
+  /// than a weak reference's set-up.
+  let handleTarget = IdleTaskHandle.Target()
 
   /// Work per pass; default `.tasks(1)`. A change applies from the next pass. An invalid value
   /// (`.tasks(n)` with `n < 1`, or a non-finite or non-positive `.seconds`) stops the program with a
@@ -174,7 +237,15 @@ public final class IdleQueue {
     self.budget = configuration.budget
     self.scrollingSlack = configuration.scrollingSlack
     self.isShared = isShared
+    if let deadline = configuration.frameDeadline {
+      self.frameClock = FrameClock(source: ClosureFrameClockSource(deadline))
+    } else if let makeSource = configuration.frameClockSource {
+      self.frameClock = FrameClock(source: makeSource())
+    } else {
+      self.frameClock = nil
+    }
     self.list = TaskList(capacity: configuration.maximumQueueLength)
+    defer { handleTarget.queue = self }
     self.inbox = BackgroundInbox(limit: configuration.maximumQueueLength, wake: scheduler.driver.makeWaker())
     scheduler.attach(self, priority: priority)
     if scheduler.isStopped { invalidate() }
@@ -191,17 +262,22 @@ public final class IdleQueue {
   ///   - replacesPending: last wins, as YYTransaction's run-loop set: every task still pending with this
   ///     key is cancelled (counted as cancelled) and `task` goes to the back of the queue, so the same
   ///     request made five times in one turn runs once. The FIFO order stays the order of requests.
+  ///   - estimatedCost: seconds you expect `task` to take, if you know better than the queue; `nil`
+  ///     (default) uses the queue's prediction, a moving average of measured tasks. With a frame clock
+  ///     (``Configuration/frameDeadline``) or a `.seconds` budget, a task starts only if this fits in the
+  ///     time left. Finite and `>= 0`; anything else stops the program with a message naming it.
   ///   - task: the work; released as soon as it has run or left the queue.
   /// - Returns: a handle to cancel this one task. After ``invalidate()`` nothing is queued and the handle
   ///   is not pending.
   @discardableResult
   public func addTask(
-    key: some Hashable, discardable: Bool = false, replacesPending: Bool = false,
+    key: some Hashable, discardable: Bool = false, replacesPending: Bool = false, estimatedCost: TimeInterval? = nil,
     _ task: @escaping @MainActor () -> Void
   ) -> IdleTaskHandle {
     let key = TaskKey(key)
     if replacesPending, !isInvalidated { release(list.cancel(key: key)) }
-    return enqueue(key: key, QueuedTask(work: .once(task)), discardable: discardable)
+    let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
+    return enqueue(key: key, QueuedTask(work: .once(task), estimatedCost: cost), discardable: discardable)
   }
 
   /// Queues `task` for `cell`, to run only while the cell still shows this configuration of `indexPath`.
@@ -210,15 +286,19 @@ public final class IdleQueue {
   /// otherwise this starts a new one and the cell's earlier tasks become stale. The queue holds the cell
   /// weakly; a task whose cell is gone or was configured again by its turn is skipped as stale, without
   /// counting against the pass's budget. While the cell is off screen (``cellDidEndDisplaying(_:at:)``)
-  /// the task waits. Its key is `indexPath`; `discardable` is as in
-  /// ``addTask(key:discardable:replacesPending:_:)``.
+  /// the task waits. Its key is `indexPath`; `discardable` and `estimatedCost` are as in
+  /// ``addTask(key:discardable:replacesPending:estimatedCost:_:)``.
   @discardableResult
   public func addTask<Cell: AnyObject>(
-    for cell: Cell, at indexPath: IndexPath, discardable: Bool = false, _ task: @escaping @MainActor (Cell) -> Void
+    for cell: Cell, at indexPath: IndexPath, discardable: Bool = false, estimatedCost: TimeInterval? = nil,
+    _ task: @escaping @MainActor (Cell) -> Void
   ) -> IdleTaskHandle {
     let binding = binding(of: cell, at: indexPath)
-    let work: QueuedTask.Work = .once { [weak cell] in if let cell { task(cell) } }
-    return enqueue(key: TaskKey(indexPath), QueuedTask(work: work, binding: binding), discardable: discardable)
+    let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
+    // The cell is read from the binding when the task runs: no weak capture to set up per task.
+    let work: QueuedTask.Work = .onCell { task(unsafeDowncast($0, to: Cell.self)) }
+    return enqueue(
+      key: TaskKey(indexPath), QueuedTask(work: work, binding: binding, estimatedCost: cost), discardable: discardable)
   }
 
   /// Adds a task from any thread. It runs on the main thread in a later idle pass; the run loop is woken.
@@ -258,7 +338,10 @@ public final class IdleQueue {
     guard !record.isDisplayed else { return }
     record.isDisplayed = true
     onlyParkedLeft = false
-    if !list.isEmpty { scheduler.setNeedsPass() }
+    if !list.isEmpty {
+      scheduler.setNeedsPass()
+      frameClock?.start()
+    }
   }
 
   /// Tells the queue that `cell` left the screen at `indexPath` (call it from `didEndDisplaying`): its
@@ -320,6 +403,7 @@ public final class IdleQueue {
     list.recordAddedAndEvicted(closed.dropped)
     list.recordAddedAndCancelled(closed.items.count)
     release(list.cancelAll())
+    frameClock?.stop()
     scheduler.detach(self)
   }
 
@@ -337,7 +421,13 @@ public final class IdleQueue {
   }
 
   /// Runs this queue's share of one pass; returns whether any task ran.
+  ///
+  /// Before each task: the budgets must allow it (a `.seconds` budget only if the task's predicted cost
+  /// fits in what is left), and with a frame clock the task must fit before the frame deadline
+  /// (``FrameAdmission``). A pass that ends because a task does not fit before the deadline sets
+  /// ``waitsForDeadline``. Each task's duration is measured and teaches the ``CostPredictor``.
   func serve(_ kind: IdlePassKind, total: inout BudgetMeter?) -> Bool {
+    waitsForDeadline = nil
     guard !isInvalidated, !list.isEmpty else { return false }
     let slack = kind == .tracking ? scrollingSlack : nil
     if kind == .tracking, slack == nil { return false }
@@ -347,7 +437,7 @@ public final class IdleQueue {
     var didWork = false
     var ranTasks = false
     while !isInvalidated {
-      let now = driver.nanoseconds
+      var now = driver.nanoseconds
       guard own.allowsAnother(now: now), total?.allowsAnother(now: now) ?? true else { break }
       let (candidate, skipped) = list.firstRunnable(state: { $0.state })
       didWork = didWork || !skipped.isEmpty
@@ -357,26 +447,73 @@ public final class IdleQueue {
         break
       }
       if let slack, !slack.allows(waited: now &- entry.enqueuedAt) { break }
+      let costKind: CostPredictor.Kind = entry.payload.isResumableWork ? .slice : .task
+      let predicted = predictor.predict(costKind, estimate: entry.payload.estimatedCost)
+      guard own.allowsAnother(now: now, predicted: predicted),
+        total?.allowsAnother(now: now, predicted: predicted) ?? true
+      else { break }
+      if let frameClock {
+        let timeLeft = frameClock.timeLeft()
+        if timeLeft == nil, slack?.followsFrameClock == true { break }  // no frame known: nothing while scrolling
+        let isFirst = kind == .idle && own.tasksRun == 0 && (total?.tasksRun ?? 0) == 0
+        let decision = FrameAdmission.decide(
+          predicted: predicted, timeLeft: timeLeft, frameLength: frameClock.frameLength, isFirstInPass: isFirst)
+        if case .wait(let wait) = decision {
+          waitsForDeadline = wait
+          break
+        }
+      }
       didWork = true
       if let claim = entry.payload.claim, !claim() {
         // Cancelled from another thread (an awaiting `perform`): it must not start.
         if let removal = list.cancel(entry.seq) { release([removal]) }
         continue
       }
+      now = driver.nanoseconds
       switch entry.payload.work {
       case .once(let run):
         guard let taken = list.takeForRun(entry.seq) else { continue }
         withExtendedLifetime(taken) { run() }
+      case .onCell(let run):
+        guard let taken = list.takeForRun(entry.seq) else { continue }
+        withExtendedLifetime(taken) { if let cell = taken.payload.binding?.record.cell { run(cell) } }
       case .resumable(let run):
-        let result = run()
+        let result = run { timeRemaining(own: own, total: total) }
+        if let finished = list.recordSlice(entry.seq, finished: result == .done) { release([finished]) }
+      case .resumableOnCell(let run):
+        var result = SliceResult.done
+        if let cell = entry.payload.binding?.record.cell {
+          result = run(cell) { timeRemaining(own: own, total: total) }
+        }
         if let finished = list.recordSlice(entry.seq, finished: result == .done) { release([finished]) }
       }
+      predictor.record(costKind, duration: driver.nanoseconds &- now)
       own.recordTask()
       total?.recordTask()
       ranTasks = true
     }
     if didWork { list.recordPass(duration: driver.nanoseconds &- start) }
     return ranTasks
+  }
+
+  /// The seconds a resumable slice may still spend now: the least of the time left before the frame
+  /// deadline (less the margin) and of the `.seconds` budgets; 0 when none applies (then a slice does one
+  /// step, as before slices could read the time).
+  private func timeRemaining(own: BudgetMeter, total: BudgetMeter?) -> TimeInterval {
+    let now = scheduler.driver.nanoseconds
+    var left: Int64?
+    func limit(_ value: Int64) { left = min(left ?? value, value) }
+    if let frameTimeLeft = frameClock?.timeLeft() { limit(frameTimeLeft - Int64(FrameAdmission.margin)) }
+    if let budgetLeft = own.timeLeft(now: now) { limit(Int64(clamping: budgetLeft)) }
+    if let budgetLeft = total?.timeLeft(now: now) { limit(Int64(clamping: budgetLeft)) }
+    return Double(max(left ?? 0, 0)) / 1e9
+  }
+
+  /// Starts the frame clock when work is pending; stops it when the queue is drained (or holds only
+  /// off-screen cells' work), so a display link ticks only while it is needed.
+  func updateFrameClock() {
+    guard let frameClock else { return }
+    if hasPendingWork { frameClock.start() } else { frameClock.stop() }
   }
 
   // MARK: Internals
@@ -388,18 +525,23 @@ public final class IdleQueue {
   }
 
   @discardableResult
-  func enqueue(key: TaskKey, _ task: QueuedTask, discardable: Bool) -> IdleTaskHandle {
+  func enqueue(key: consuming TaskKey, _ task: consuming QueuedTask, discardable: Bool) -> IdleTaskHandle {
     guard !isInvalidated else {
       task.onDrop?(.cancelled)  // tells an awaiting `perform` at once
-      return IdleTaskHandle(queue: nil, seq: 0)
+      return IdleTaskHandle(target: nil, seq: 0)
     }
+    // The clock is read only for scrolling slack's minimum wait; it costs ~20 ns per addition otherwise.
+    let now = scrollingSlack == nil ? 0 : scheduler.driver.nanoseconds
+    let canBeStale = task.binding != nil
     let (seq, removed) = list.append(
-      key: key, payload: task, canBeStale: task.binding != nil, isDiscardable: discardable,
-      now: scheduler.driver.nanoseconds, state: { $0.state })
+      key: key, payload: task, canBeStale: canBeStale, isDiscardable: discardable, now: now, state: { $0.state })
     onlyParkedLeft = false
-    release(removed)
-    if !list.isEmpty { scheduler.setNeedsPass() }
-    return IdleTaskHandle(queue: self, seq: seq)
+    if !removed.isEmpty { release(removed) }
+    if !list.isEmpty {
+      scheduler.setNeedsPass()
+      if let frameClock, !frameClock.isRunning { frameClock.start() }
+    }
+    return IdleTaskHandle(target: handleTarget, seq: seq)
   }
 
   /// Tells dropped tasks' observers how they left; the payloads are freed when `removed` goes.

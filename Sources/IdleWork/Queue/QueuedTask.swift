@@ -1,27 +1,58 @@
 import Foundation
 
-/// What the queue stores for each task: its work, its optional cell binding and the hooks `perform` uses.
+/// What the queue stores for each task: its work, its optional cell binding, the caller's cost estimate and
+/// the hooks `perform` uses.
+///
+/// Kept small, because every addition copies it into the list: the rarely used hooks live behind one
+/// optional reference (``Hooks``), so a plain task is its closure and a few words.
 struct QueuedTask {
   enum Work {
     /// Runs once.
     case once(@MainActor () -> Void)
-    /// Runs once per pass until it reports ``IdleQueue/SliceResult/done``.
-    case resumable(@MainActor () -> IdleQueue.SliceResult)
+    /// Runs once, given its cell (read from the binding's record just before it runs).
+    case onCell(@MainActor (AnyObject) -> Void)
+    /// Runs once per pass until it reports ``IdleQueue/SliceResult/done``; it is given the time left.
+    case resumable(@MainActor (_ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult)
+    /// As `resumable`, given its cell.
+    case resumableOnCell(@MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult)
+  }
+
+  /// Whether the work is sliced (its slices are predicted apart from one-shot tasks).
+  var isResumableWork: Bool {
+    switch work {
+    case .once, .onCell: return false
+    case .resumable, .resumableOnCell: return true
+    }
+  }
+
+  /// The hooks `perform` uses; a reference, so that tasks without them carry one nil word.
+  final class Hooks {
+    /// Told how the task left the queue when it did not run (the caller of `perform` must never hang).
+    var onDrop: (@MainActor (TaskFate) -> Void)?
+    /// Asked just before the task runs; `false` means it was cancelled from another thread meanwhile and
+    /// must not start (the awaiting task of `perform` may be cancelled on any thread).
+    var claim: (@Sendable () -> Bool)?
   }
 
   var work: Work
   /// The cell configuration of a cell task; `nil` for other tasks.
   let binding: CellBinding?
-  /// Told how the task left the queue when it did not run (used by `perform`, whose caller must never hang).
-  var onDrop: (@MainActor (TaskFate) -> Void)?
-  /// Asked just before the task runs; `false` means it was cancelled from another thread meanwhile and must
-  /// not start (used by `perform`, whose awaiting task may be cancelled on any thread).
-  var claim: (@Sendable () -> Bool)?
+  /// The caller's estimate of one run (or slice), in nanoseconds; `UInt64.max` for none (a sentinel
+  /// rather than an optional, which would pad the entry by a word).
+  private let costEstimate: UInt64
+  var hooks: Hooks?
 
-  init(work: Work, binding: CellBinding? = nil) {
+  init(work: Work, binding: CellBinding? = nil, estimatedCost: UInt64? = nil) {
     self.work = work
     self.binding = binding
+    self.costEstimate = estimatedCost ?? .max
   }
+
+  /// The caller's estimate in nanoseconds; `nil` lets the queue predict the cost.
+  var estimatedCost: UInt64? { costEstimate == .max ? nil : costEstimate }
+
+  var onDrop: (@MainActor (TaskFate) -> Void)? { hooks?.onDrop }
+  var claim: (@Sendable () -> Bool)? { hooks?.claim }
 
   /// Runnable, stale (its cell is gone or was configured again) or parked (its cell is off screen).
   /// Tasks without a cell are always runnable.

@@ -33,6 +33,9 @@ extension IdleQueue {
     var trackingModes: [RunLoop.Mode]
     /// Seconds until the next frame must be ready, or `nil` if unknown (then nothing runs during a scroll).
     var timeUntilNextFrame: @MainActor @Sendable () -> Double?
+    /// Set by ``IdleQueue/Configuration/scrollingFeed(frameDeadline:)``: the queue's frame clock decides
+    /// (`FrameAdmission`), and `timeUntilNextFrame` is not read.
+    var followsFrameClock = false
 
     /// Creates a setting; invalid values stop the program with a message naming the parameter and range.
     ///
@@ -72,7 +75,9 @@ extension IdleQueue {
     /// Whether a task that has waited `waited` nanoseconds may start now.
     @MainActor
     func allows(waited: UInt64) -> Bool {
-      guard Double(waited) >= minimumWait * 1e9, let slack = timeUntilNextFrame() else { return false }
+      guard Double(waited) >= minimumWait * 1e9 else { return false }
+      if followsFrameClock { return true }
+      guard let slack = timeUntilNextFrame() else { return false }
       return slack > minimumFrameSlack
     }
   }

@@ -26,6 +26,11 @@
   /// A scheduler calls this at most once between two passes.
   func requestPass()
 
+  /// A pass ended because its next task did not fit before the frame deadline: make sure a pass comes
+  /// once `nanoseconds` have passed (the deadline), even if nothing else wakes the thread, but not before
+  /// — a pass now would find the same task still not fitting. An earlier delayed request stands.
+  func requestPass(afterNanoseconds nanoseconds: UInt64)
+
   /// Stops calling the pass handler for good and releases what the driver holds (the observer).
   func stop()
 

@@ -113,7 +113,10 @@ final class IdleScheduler {
     }
     passRequested = false
     // Fast path, every BeforeWaiting at rest: nothing queued anywhere, nothing allocated.
-    guard members.contains(where: { $0.queue?.hasPendingWork ?? false }) else { return false }
+    guard members.contains(where: { $0.queue?.hasPendingWork ?? false }) else {
+      for member in members { member.queue?.updateFrameClock() }
+      return false
+    }
     if members.contains(where: { $0.queue == nil }) { members.removeAll { $0.queue == nil } }
     let queues = members.compactMap(\.queue)
     let signpost = PassSignposts.beginPass(kind, queues: queues, driver: driver)
@@ -123,8 +126,18 @@ final class IdleScheduler {
     for queue in queues where queue.serve(kind, total: &total) { ranTasks = true }
     PassSignposts.endPass(signpost, queues: queues, driver: driver)
     // Ask again even if a task asked already: a nested run loop inside a task may have spent that wake-up.
+    // A queue whose next task waits for the frame deadline asks for a pass after it, not at once (a pass
+    // now would find the task still not fitting, and spin the loop until the frame).
     passRequested = false
-    if kind == .idle, !isStopped, queues.contains(where: { $0.hasPendingWork }) { setNeedsPass() }
+    for queue in queues { queue.updateFrameClock() }
+    if kind == .idle, !isStopped {
+      let waiting = queues.filter { $0.hasPendingWork }
+      if waiting.contains(where: { $0.waitsForDeadline == nil }) {
+        setNeedsPass()
+      } else if let wait = waiting.compactMap(\.waitsForDeadline).min() {
+        driver.requestPass(afterNanoseconds: wait)
+      }
+    }
     return ranTasks
   }
 }

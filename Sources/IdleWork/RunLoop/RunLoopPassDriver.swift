@@ -29,6 +29,8 @@ final class RunLoopPassDriver: IdlePassDriver {
   /// When the running pass began (`CFAbsoluteTime`); `nil` outside a pass.
   private var passStartedAt: CFAbsoluteTime?
   nonisolated(unsafe) private var observer: CFRunLoopObserver?
+  /// Wakes the loop at a frame deadline a pass is waiting for; created on first use, re-armed each time.
+  nonisolated(unsafe) private var deadlineTimer: CFRunLoopTimer?
 
   init(modes: [RunLoop.Mode], trackingModes: [RunLoop.Mode], order: Int) {
     self.runLoop = CFRunLoopGetMain()
@@ -39,6 +41,7 @@ final class RunLoopPassDriver: IdlePassDriver {
 
   deinit {
     if let observer { CFRunLoopObserverInvalidate(observer) }
+    if let deadlineTimer { CFRunLoopTimerInvalidate(deadlineTimer) }
   }
 
   func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool) {
@@ -77,8 +80,30 @@ final class RunLoopPassDriver: IdlePassDriver {
     CFRunLoopWakeUp(runLoop)
   }
 
+  /// Arms a timer (in the observer's modes) for the deadline; its firing wakes the loop, and the pass
+  /// follows at the BeforeWaiting after it. The timer repeats only nominally (every 10⁹ s), so that it stays
+  /// valid and is re-armed by setting its next fire date; an earlier armed time stands.
+  func requestPass(afterNanoseconds nanoseconds: UInt64) {
+    guard observer != nil else { return }
+    let fireDate = CFAbsoluteTimeGetCurrent() + Double(nanoseconds) / 1e9
+    if let deadlineTimer {
+      let armed = CFRunLoopTimerGetNextFireDate(deadlineTimer)
+      if armed > CFAbsoluteTimeGetCurrent(), armed <= fireDate { return }
+      CFRunLoopTimerSetNextFireDate(deadlineTimer, fireDate)
+      return
+    }
+    let timer = CFRunLoopTimerCreateWithHandler(kCFAllocatorDefault, fireDate, 1e9, 0, 0) { _ in }
+    deadlineTimer = timer
+    for mode in idleModes + trackingModes { CFRunLoopAddTimer(runLoop, timer, mode) }
+  }
+
+  /// When the deadline timer will fire (`CFAbsoluteTime`); `nil` if it was never armed. For tests.
+  var deadlineTimerFireDate: CFAbsoluteTime? { deadlineTimer.map(CFRunLoopTimerGetNextFireDate) }
+
   func stop() {
     pass = nil
+    if let deadlineTimer { CFRunLoopTimerInvalidate(deadlineTimer) }
+    deadlineTimer = nil
     guard let observer else { return }
     CFRunLoopObserverInvalidate(observer)
     self.observer = nil

@@ -86,6 +86,11 @@ private enum BadInput: String, CaseIterable {
   case infiniteMinimumFrameSlackInSetter
   case invalidatingTheSharedQueue
   case negativeManualClockAdvance
+  case negativeEstimatedCost
+  case nanEstimatedCostForCell
+  case infiniteEstimatedCostForSlice
+  case frameDeadlineReturningNaN
+  case frameDeadlineReturningInfinity
 
   /// What the message must contain: the parameter, the bad value and the valid range.
   var expectedMessageFragments: [String] {
@@ -108,6 +113,11 @@ private enum BadInput: String, CaseIterable {
     case .infiniteMinimumFrameSlackInSetter: return ["minimumFrameSlack", "inf", "finite", "> 0"]
     case .invalidatingTheSharedQueue: return ["IdleQueue.main cannot be invalidated", "removeAllTasks()"]
     case .negativeManualClockAdvance: return ["advance(by: -1.0)", "finite", ">= 0"]
+    case .negativeEstimatedCost: return ["estimatedCost", "-0.001", "finite", ">= 0"]
+    case .nanEstimatedCostForCell: return ["estimatedCost", "nan", "finite", ">= 0"]
+    case .infiniteEstimatedCostForSlice: return ["estimatedCost", "inf", "finite", ">= 0"]
+    case .frameDeadlineReturningNaN: return ["frameDeadline", "nan", "finite", "or nil"]
+    case .frameDeadlineReturningInfinity: return ["frameDeadline", "inf", "finite", "or nil"]
     }
   }
 
@@ -158,6 +168,18 @@ private enum BadInput: String, CaseIterable {
       IdleQueue.main.invalidate()
     case .negativeManualClockAdvance:
       ManualPassDriver().advance(by: -1)
+    case .negativeEstimatedCost:
+      IdleQueue(driver: ManualPassDriver()).addTask(key: 0, estimatedCost: -0.001) {}
+    case .nanEstimatedCostForCell:
+      IdleQueue(driver: ManualPassDriver()).addTask(for: FakeCell(), at: row(0), estimatedCost: .nan) { _ in }
+    case .infiniteEstimatedCostForSlice:
+      IdleQueue(driver: ManualPassDriver()).addResumableTask(key: 0, estimatedCost: .infinity) { _ in .done }
+    case .frameDeadlineReturningNaN, .frameDeadlineReturningInfinity:
+      let value: Double = self == .frameDeadlineReturningNaN ? .nan : .infinity
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(frameDeadline: { value }))
+      queue.addTask(key: 0) {}
+      driver.runPass()
     }
   }
 }

@@ -118,7 +118,7 @@ final class RealQueueUnderTest {
       cells[slot] = cell
       let indexPath = Self.indexPath(spec.row)
       if spec.slices != nil {
-        handle = queue.addResumableTask(for: cell, at: indexPath, discardable: spec.discardable) { [weak self] _ in
+        handle = queue.addResumableTask(for: cell, at: indexPath, discardable: spec.discardable) { [weak self] _, _ in
           withExtendedLifetime(token) { self?.runSlice(spec, counter: counter) ?? .done }
         }
       } else {
@@ -127,7 +127,7 @@ final class RealQueueUnderTest {
         }
       }
     } else if spec.slices != nil {
-      handle = queue.addResumableTask(key: spec.key, discardable: spec.discardable) { [weak self] in
+      handle = queue.addResumableTask(key: spec.key, discardable: spec.discardable) { [weak self] _ in
         withExtendedLifetime(token) { self?.runSlice(spec, counter: counter) ?? .done }
       }
     } else {

@@ -27,7 +27,9 @@ enum ModelResult: Equatable {
 /// - A pass first takes in tasks added from other threads (each an addition, trimmed as such); then, while
 ///   the budget allows another task, it drops stale tasks at the head (free) and runs the head task.
 ///   `.tasks(n)` allows n tasks (a slice counts as one); `.seconds(x)` allows the first task and then
-///   another while less than x s have passed since the pass began.
+///   another while less than x s have passed since the pass began and the task's predicted cost ends
+///   within x s. The prediction is a moving average of measured durations (weight 1/4 for the newest),
+///   kept apart for one-shot tasks and slices, 0 before the first measurement.
 /// - A one-shot task leaves the queue, counted executed, just before it runs; a resumable slice runs in
 ///   place and the task leaves as executed when the slice reports `.done` (if it is still queued then),
 ///   keeping its place at the head otherwise.
@@ -70,6 +72,9 @@ struct ReferenceQueueModel {
   private(set) var now: UInt64 = 0
   private(set) var isInvalidated = false
   private(set) var log: [ModelEvent] = []
+  /// The predicted cost of one-shot tasks and of slices, in nanoseconds (`nil`: nothing measured yet).
+  private var averageTask: Double?
+  private var averageSlice: Double?
   /// Whether every pending task has been announced with a pass request: false after a tracking pass
   /// (which never asks for another pass) until the next addition or idle pass.
   private(set) var expectsPassRequest = true
@@ -309,8 +314,19 @@ struct ReferenceQueueModel {
       }
       guard let head = entries.first else { break }
       if tracking, !slackAllows(head) { break }
+      let isSlice = head.spec.slices != nil
+      let average = isSlice ? averageSlice : averageTask
+      let predicted = average.map { Double(UInt64($0.rounded())) } ?? 0
+      if tasksRun > 0, case .seconds(let seconds) = budget, Double(now - start) + predicted > seconds * 1e9 { break }
       didWork = true
+      let before = now
       runHead()
+      let measured = Double(now - before)
+      if isSlice {
+        averageSlice = averageSlice.map { $0 + 0.25 * (measured - $0) } ?? measured
+      } else {
+        averageTask = averageTask.map { $0 + 0.25 * (measured - $0) } ?? measured
+      }
       tasksRun += 1
     }
     if didWork {

@@ -1,0 +1,40 @@
+/// The admission rule: whether a task may start, given its predicted cost and the time left before the
+/// frame deadline.
+///
+/// Pure: every time is in nanoseconds, handed in by the caller.
+///
+/// - A task **fits** when `predicted + margin <= timeLeft`: it starts.
+/// - With no frame pending (`timeLeft == nil`) there is no deadline: it starts.
+/// - A task that **never fits** — `predicted + margin` exceeds a whole frame — would wait forever for a
+///   frame long enough. It starts as the first task of a pass whose frame is at least half ahead
+///   (`timeLeft >= frameLength / 2`), which the pass that follows each frame's start is: it delays one
+///   frame, once, instead of being starved. (With no frame pending it starts at once, as any task.)
+/// - Otherwise the pass ends, and the next comes after the deadline, when a new frame has begun.
+enum FrameAdmission {
+  /// The margin kept between a task's predicted end and the deadline, for prediction error: 1 ms, an
+  /// eighth of a 120 Hz frame.
+  static let margin: UInt64 = 1_000_000
+
+  enum Decision: Equatable {
+    /// Start the task.
+    case start
+    /// End the pass; ask for the next one once `wait` nanoseconds (the time left) have passed.
+    case wait(UInt64)
+  }
+
+  /// - Parameters:
+  ///   - predicted: the task's predicted cost.
+  ///   - timeLeft: time until the frame must be committed; `nil` when no frame is pending. May be negative
+  ///     (the deadline has passed).
+  ///   - frameLength: the length of a whole frame (as the clock reports it, or the most time left seen).
+  ///   - isFirstInPass: whether no task has run yet in this pass.
+  static func decide(predicted: UInt64, timeLeft: Int64?, frameLength: UInt64, isFirstInPass: Bool) -> Decision {
+    guard let timeLeft else { return .start }
+    let needed = predicted.addingReportingOverflow(margin)
+    let need = needed.overflow ? UInt64.max : needed.partialValue
+    let left = UInt64(clamping: timeLeft)
+    if need <= left { return .start }
+    if need > frameLength, isFirstInPass, left >= frameLength / 2, left > 0 { return .start }
+    return .wait(left)
+  }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(UIKit) && !os(watchOS)
+  import QuartzCore
+  import UIKit
+
+  /// The frame clock of ``IdleQueue/Configuration/scrollingFeed(frameDeadline:)`` on iOS and tvOS: a
+  /// `CADisplayLink` whose `targetTimestamp` is when the next frame must be ready.
+  ///
+  /// The display link wakes the main thread at every frame while it runs, so the queue runs it only while
+  /// tasks are pending (``FrameClockSource/start()`` / ``FrameClockSource/stop()`` pause it). Until its first
+  /// tick after a start no frame is known (`nil`).
+  @MainActor
+  final class DisplayLinkFrameClock: FrameClockSource {
+    /// What the configuration stores: a new display-link clock for each queue.
+    nonisolated static let factory: @MainActor @Sendable () -> any FrameClockSource = { DisplayLinkFrameClock() }
+
+    nonisolated(unsafe) private var link: CADisplayLink?
+    private var hasTicked = false
+
+    /// Holds the clock weakly: a display link retains its target.
+    private final class Target: NSObject {
+      weak var clock: DisplayLinkFrameClock?
+      @objc func tick(_ link: CADisplayLink) {
+        MainActor.assumeIsolated { clock?.hasTicked = true }
+      }
+    }
+
+    func start() {
+      if let link {
+        link.isPaused = false
+        return
+      }
+      let target = Target()
+      target.clock = self
+      let link = CADisplayLink(target: target, selector: #selector(Target.tick(_:)))
+      link.add(to: .main, forMode: .common)
+      self.link = link
+    }
+
+    func stop() {
+      link?.isPaused = true
+      hasTicked = false
+    }
+
+    func timeUntilDeadline() -> TimeInterval? {
+      guard let link, !link.isPaused, hasTicked else { return nil }
+      return link.targetTimestamp - CACurrentMediaTime()
+    }
+
+    var frameDuration: TimeInterval? {
+      guard let link, hasTicked else { return nil }
+      let duration = link.targetTimestamp - link.timestamp
+      return duration > 0 ? duration : nil
+    }
+
+    deinit {
+      // Removes the link from the run loop (which retains it). On the main thread at once; a clock
+      // released elsewhere hands the link to the main queue.
+      guard let link else { return }
+      nonisolated(unsafe) let unsafeLink = link
+      if Thread.isMainThread {
+        MainActor.assumeIsolated { unsafeLink.invalidate() }
+      } else {
+        DispatchQueue.main.async { MainActor.assumeIsolated { unsafeLink.invalidate() } }
+      }
+    }
+  }
+#else
+  /// Where UIKit is missing there is no display link: ``IdleQueue/Configuration/scrollingFeed(frameDeadline:)``
+  /// without a `frameDeadline` has no frame clock.
+  enum DisplayLinkFrameClock {
+    static let factory: (@MainActor @Sendable () -> any FrameClockSource)? = nil
+  }
+#endif
