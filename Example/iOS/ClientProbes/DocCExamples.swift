@@ -109,9 +109,11 @@ func checkWhatHappened() {
 @MainActor
 func resumableTaskExample(cell: ArticleCell, at indexPath: IndexPath, article: Article) {
   var paragraphs = article.paragraphs.makeIterator()
-  IdleQueue.main.addResumableTask(for: cell, at: indexPath) { cell in
-    guard let paragraph = paragraphs.next() else { return .done }
-    cell.bodyView.textStorage.append(TextLayout.attributed(paragraph))
+  IdleQueue.main.addResumableTask(for: cell, at: indexPath) { cell, timeRemaining in
+    repeat {
+      guard let paragraph = paragraphs.next() else { return .done }
+      cell.bodyView.textStorage.append(TextLayout.attributed(paragraph))
+    } while timeRemaining() > 0.001
     return .moreToDo
   }
 }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// **Configurations.** ``IdleQueue/bind(_:to:)`` starts a new configuration of a cell (the top of
 /// `cellForRowAt`): tasks queued for an earlier one are stale, even for the same index path (`reloadData`,
-/// `reconfigureRows`, a diffable snapshot show new content there). ``IdleQueue/addTask(for:at:discardable:_:)``
+/// `reconfigureRows`, a diffable snapshot show new content there). ``IdleQueue/addTask(for:at:discardable:estimatedCost:_:)``
 /// joins the cell's current configuration when it is for the same index path and starts one otherwise.
 ///
 /// **Display.** A cell that ended displaying keeps its tasks, parked: they do not run while it is off
