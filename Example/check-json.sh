@@ -80,8 +80,8 @@ for s in doc.get("strategies", []):
         if not isinstance(s.get(key), kind):
             problems.append(f"strategy {s.get('name')!r}: '{key}' missing or not a {kind.__name__}")
 recommended = [s["name"] for s in doc.get("strategies", []) if s.get("recommended") is True]
-if "idleWork" in strategies and recommended != ["idleWork"]:
-    problems.append(f"exactly idleWork must be flagged recommended, got {recommended}")
+if "idleWorkFeed" in strategies and recommended != ["idleWorkFeed"]:
+    problems.append(f"exactly idleWorkFeed must be flagged recommended, got {recommended}")
 
 for p in doc.get("profiles", []):
     name = p.get("name")

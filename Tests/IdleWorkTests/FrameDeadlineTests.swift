@@ -334,6 +334,39 @@ final class FrameDeadlineTests: XCTestCase {
       #endif
     }
   }
+
+  func testDuringAScrollATaskWhoseCostWasNeverMeasuredWaitsForAnIdlePass() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      var deadline: TimeInterval? = 0.008
+      let queue = IdleQueue(
+        driver: driver,
+        configuration: .scrollingFeed(frameDeadline: {
+          MainActor.assumeIsolated { deadline.map { $0 - driver.now } }
+        }))
+      var ran: [Int] = []
+      @MainActor func addDraw(_ i: Int) {
+        queue.addTask(key: i) {
+          driver.advance(by: 0.006)
+          ran.append(i)
+        }
+      }
+      addDraw(0)
+      driver.runTrackingPass()
+      XCTAssertEqual(ran, [], "a draw never measured is not gambled on a frame, even with 8 ms left")
+      deadline = nil
+      driver.runPass()
+      XCTAssertEqual(ran, [0], "an idle pass runs it, and measures it: 6 ms")
+      addDraw(1)
+      addDraw(2)
+      deadline = driver.now + 0.008
+      driver.runTrackingPass()
+      XCTAssertEqual(ran, [0, 1], "6 ms + 1 ms margin fits in 8 ms during the scroll; the next no longer does")
+      deadline = driver.now + 0.004
+      driver.runTrackingPass()
+      XCTAssertEqual(ran, [0, 1], "6 ms does not fit in 4 ms")
+    }
+  }
 }
 
 /// A frame clock source that records when the queue starts and stops it.

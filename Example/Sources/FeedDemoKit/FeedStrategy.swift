@@ -53,12 +53,16 @@ enum StrategyKind: String, CaseIterable, Sendable {
   case runLoopQueue
   /// Texture's queue tuned for throughput: batch size 16, `ensureExclusiveMembership = NO`.
   case runLoopQueueTuned
-  /// IdleWork with its defaults and `cellDidEndDisplaying` — the recommended setup.
+  /// IdleWork with its defaults (`IdleQueue()`), `bind` and `cellDidEndDisplaying`.
   case idleWork
   /// IdleWork with a 4 ms budget per pass.
   case idleWork4ms
   /// IdleWork with its defaults plus `scrollingSlack` fed by the display link.
   case idleWorkSlack
+  /// IdleWork's `.scrollingFeed(frameDeadline:)` preset fed by the display link — the recommended setup:
+  /// deadline-aware passes (a draw starts only if its predicted cost fits before the next frame), in idle
+  /// time and during scrolls.
+  case idleWorkFeed
   /// Canary: DWU's policy with *no* stale guard at all; it must show stale executions.
   case noGuard
 
@@ -77,11 +81,12 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .idleWork: return IdleWorkStrategy(variant: .defaults)
     case .idleWork4ms: return IdleWorkStrategy(variant: .milliseconds4)
     case .idleWorkSlack: return IdleWorkSlackStrategy()
+    case .idleWorkFeed: return IdleWorkStrategy(variant: .scrollingFeed)
     }
   }
 
   /// The recommended IdleWork setup (the next issue sets its targets): flagged in the JSON.
-  var isRecommended: Bool { self == .idleWork }
+  var isRecommended: Bool { self == .idleWorkFeed }
 
   /// A canary: a strategy built to fail a metric, proving the metric can.
   var isCanary: Bool { self == .noGuard }
@@ -100,6 +105,7 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .idleWork: return "IdleWork defaults (default mode, .tasks(1), 30), cellDidEndDisplaying"
     case .idleWork4ms: return "IdleWork, 4 ms budget per pass, cellDidEndDisplaying"
     case .idleWorkSlack: return "IdleWork defaults plus scrollingSlack from the display link"
+    case .idleWorkFeed: return "IdleWork .scrollingFeed preset, frame deadline from the display link"
     case .noGuard: return "canary: DWU's policy with no stale guard"
     }
   }

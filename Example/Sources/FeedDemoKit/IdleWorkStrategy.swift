@@ -22,6 +22,8 @@ final class IdleWorkStrategy: FeedStrategy {
     case defaults
     /// Defaults with a `.seconds(0.004)` budget.
     case milliseconds4
+    /// The `.scrollingFeed(frameDeadline:)` preset, its frame clock the display link's time to the next vsync.
+    case scrollingFeed
   }
 
   private let variant: Variant
@@ -32,15 +34,21 @@ final class IdleWorkStrategy: FeedStrategy {
   init(variant: Variant) { self.variant = variant }
 
   /// The configuration this strategy's queue is created with.
-  func configuration(for workload: Workload) -> IdleQueue.Configuration {
+  func configuration(for workload: Workload, displayLink: DisplayLink? = nil) -> IdleQueue.Configuration {
     var configuration = IdleQueue.Configuration()
-    if variant == .milliseconds4 { configuration.budget = .seconds(0.004) }
+    switch variant {
+    case .defaults: break
+    case .milliseconds4: configuration.budget = .seconds(0.004)
+    case .scrollingFeed:
+      // The simulated CADisplayLink's targetTimestamp - now: what the preset reads on iOS.
+      configuration = .scrollingFeed(frameDeadline: { [weak displayLink] in displayLink?.timeUntilNextFrame })
+    }
     if workload == .throughput { configuration.maximumQueueLength = Int.max }
     return configuration
   }
 
   func install(for workload: Workload, displayLink: DisplayLink?) {
-    install(configuration: configuration(for: workload))
+    install(configuration: configuration(for: workload, displayLink: displayLink))
   }
 
   /// Creates the queue with `configuration` (used by the slack variant, which adds to it).

@@ -26,6 +26,11 @@ struct CostPredictor {
     return average.map { UInt64($0.rounded()) } ?? 0
   }
 
+  /// Whether a task of `kind` has a prediction: the caller's estimate, or at least one measurement.
+  func knows(_ kind: Kind, estimate: UInt64?) -> Bool {
+    estimate != nil || (kind == .task ? averages.task : averages.slice) != nil
+  }
+
   /// Records that a task of `kind` took `duration` nanoseconds.
   mutating func record(_ kind: Kind, duration: UInt64) {
     let measured = Double(duration)

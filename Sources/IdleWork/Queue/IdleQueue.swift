@@ -109,9 +109,13 @@ public final class IdleQueue {
     ///
     /// - Passes fill the time left before each frame's deadline with tasks predicted to fit (with a 1 ms
     ///   margin), capped at one 60 Hz frame (`.seconds(1.0 / 60)`) when no frame is pending.
-    /// - During a scroll (`UITrackingRunLoopMode`) a task that has waited 50 ms may run if it fits before
-    ///   the frame deadline; with no frame known, nothing runs while scrolling.
-    /// - 30 tasks kept at most, as the default.
+    /// - During a scroll (`UITrackingRunLoopMode`) a task may run if its measured (or estimated) cost fits
+    ///   before the frame deadline; a task whose cost was never measured waits for an idle pass, and with
+    ///   no frame known nothing runs while scrolling. Rows scrolled past are off screen
+    ///   (`cellDidEndDisplaying(_:at:)`), so their draws wait instead of running.
+    /// - 128 tasks kept at most: three screens of a dense feed (14 rows of three draws). Off-screen cells'
+    ///   tasks are evicted first, so a larger queue costs memory for closures, not wasted draws; the
+    ///   default's 30 would evict draws of rows on screen in such a feed.
     ///
     /// ```swift
     /// let queue = IdleQueue(configuration: .scrollingFeed())
@@ -124,10 +128,10 @@ public final class IdleQueue {
     public static func scrollingFeed(
       frameDeadline: (@MainActor @Sendable () -> TimeInterval?)? = nil
     ) -> Configuration {
-      var slack = ScrollingSlack(minimumWait: 0.05, minimumFrameSlack: Double(FrameAdmission.margin) / 1e9) { nil }
+      var slack = ScrollingSlack(minimumWait: 0, minimumFrameSlack: Double(FrameAdmission.margin) / 1e9) { nil }
       slack.followsFrameClock = true
       var configuration = Configuration(
-        budget: .seconds(1.0 / 60), scrollingSlack: slack, frameDeadline: frameDeadline)
+        budget: .seconds(1.0 / 60), maximumQueueLength: 128, scrollingSlack: slack, frameDeadline: frameDeadline)
       if frameDeadline == nil { configuration.frameClockSource = DisplayLinkFrameClock.factory }
       return configuration
     }
@@ -455,6 +459,9 @@ public final class IdleQueue {
       if let frameClock {
         let timeLeft = frameClock.timeLeft()
         if timeLeft == nil, slack?.followsFrameClock == true { break }  // no frame known: nothing while scrolling
+        // While a scroll is tracked, a cost never measured (and not estimated) is not gambled on a frame:
+        // the task waits for an idle pass, which measures it.
+        if kind == .tracking, !predictor.knows(costKind, estimate: entry.payload.estimatedCost) { break }
         let isFirst = kind == .idle && own.tasksRun == 0 && (total?.tasksRun ?? 0) == 0
         let decision = FrameAdmission.decide(
           predicted: predicted, timeLeft: timeLeft, frameLength: frameClock.frameLength, isFirstInPass: isFirst)
