@@ -54,6 +54,7 @@ final class DisplayLink {
     guard !isRunning, thread != nil else { return }
     isRunning = true
     resumed = true
+    lastServedTick = tickIndex(at: Clock.now)
     thread?.resume()
   }
 
@@ -85,17 +86,29 @@ final class DisplayLink {
 
   /// Seconds until the next frame is due, as `CADisplayLink.targetTimestamp - CACurrentMediaTime()` on
   /// iOS; `nil` while paused (no frame is coming).
+  ///
+  /// As on iOS, the target moves on only when the link's callback runs: after a vsync whose callback has
+  /// not run yet, the target is that vsync, so the value is negative (a frame is due now, and a task
+  /// started then would delay it).
   var timeUntilNextFrame: Double? {
     guard isRunning else { return nil }
     let now = Clock.now
+    let current = tickIndex(at: now)
+    if let lastServedTick, current > lastServedTick {
+      return -Double(now &- tickTime(current)) / 1e9
+    }
     return Double(nextTick(after: now) - now) / 1e9
   }
+
+  /// The vsync the last callback served; `nil` before the first callback after a start.
+  private var lastServedTick: Int64?
 
   private func fire() {
     guard isRunning else { return }
     commit.flush()
     let start = Clock.now
     let tick = tickIndex(at: start)
+    lastServedTick = tick
     let more = onFrame?(tick, start) ?? false
     commit.frameBuilt(tick: tick, start: start, afterResume: resumed)
     resumed = false
