@@ -1,5 +1,6 @@
-/// The scenario's numbers, full and quick, chosen so the full run (4 profiles × 2 rates × 10 strategies ×
-/// 3 runs, plus throughput) fits in 10 minutes on a 2-core machine: about 2 s per feed run.
+/// The scenario's numbers, full and quick, chosen for about 2 s per feed run: with 10 strategies the full run
+/// (4 profiles × 2 rates × 3 runs, plus throughput) was sized for 10 minutes on a 2-core machine; with 11
+/// it took 12 min 18 s there (2026-11-21).
 struct ScenarioSettings: Sendable {
   /// `UIScrollView.DecelerationRate.fast` (0.99 per ms): a fling of ~40 rows stops in ~0.7 s, and its slow
   /// tail (under 500 pt/s for its last ~0.23 s) still brings rows in.
