@@ -74,14 +74,9 @@ final class BlankCellSecondsTests: XCTestCase {
   ) -> (
     seconds: Double, visibleRows: Double
   ) {
-    let model = FeedModel.make(Profile.light.settings, seed: 1)
-    let recorder = Recorder()
-    let link = DisplayLink(refreshHz: 60, commitFraction: 0.25)
-    defer { link.invalidate() }
-    strategy.install(for: .feed, displayLink: link)
-    defer { strategy.uninstall() }
-    let feed = FeedView(model: model, strategy: strategy, recorder: recorder, displayLink: link)
-    feed.loadInitialScreen()
+    let fixture = FeedFixture(profile: .light, strategy: strategy)
+    defer { fixture.tearDown() }
+    let (feed, recorder) = (fixture.feed, fixture.recorder)
     recorder.begin(.fling, at: Clock.now)
     recorder.sampleBlank(at: Clock.now, blank: feed.blankCells)
     feed.begin(.fling(velocity: 20_000, rate: 0.99, stopVelocity: 50))

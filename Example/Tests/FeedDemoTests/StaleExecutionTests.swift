@@ -80,14 +80,9 @@ final class StaleExecutionTests: XCTestCase {
   ) -> (
     result: ScenarioResult, pending: Int, complete: Bool
   ) {
-    let model = FeedModel.make(Profile.reload.settings, seed: 1)
-    let recorder = Recorder()
-    let link = DisplayLink(refreshHz: 60, commitFraction: 0.25)
-    defer { link.invalidate() }
-    strategy.install(for: .feed, displayLink: link)
-    defer { strategy.uninstall() }
-    let feed = FeedView(model: model, strategy: strategy, recorder: recorder, displayLink: link)
-    feed.loadInitialScreen()
+    let fixture = FeedFixture(profile: .reload, strategy: strategy)
+    defer { fixture.tearDown() }
+    let (feed, recorder) = (fixture.feed, fixture.recorder)
     recorder.begin(.fill, at: Clock.now)
     feed.reconfigureVisibleRows()
     feed.reconfigureVisibleRows()

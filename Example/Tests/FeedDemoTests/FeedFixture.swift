@@ -1,0 +1,30 @@
+import Foundation
+
+@testable import FeedDemoKit
+
+/// A live feed for a test: the model, a display link, the strategy installed on it, the table view with its
+/// first screen, and the recorder — what every test that drives the real `FeedView` sets up the same way.
+@MainActor
+struct FeedFixture {
+  let feed: FeedView
+  let recorder: Recorder
+  private let link: DisplayLink
+  private let strategy: FeedStrategy
+
+  /// Builds the feed for `profile` at 60 Hz with `strategy` installed and the first screen loaded.
+  init(profile: Profile, strategy: FeedStrategy) {
+    let model = FeedModel.make(profile.settings, seed: 1)
+    recorder = Recorder()
+    link = DisplayLink(refreshHz: 60, commitFraction: 0.25)
+    self.strategy = strategy
+    strategy.install(for: .feed, displayLink: link)
+    feed = FeedView(model: model, strategy: strategy, recorder: recorder, displayLink: link)
+    feed.loadInitialScreen()
+  }
+
+  /// Uninstalls the strategy and invalidates the display link (call it with `defer`).
+  func tearDown() {
+    strategy.uninstall()
+    link.invalidate()
+  }
+}
