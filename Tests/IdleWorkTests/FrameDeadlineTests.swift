@@ -335,10 +335,10 @@ final class FrameDeadlineTests: XCTestCase {
     }
   }
 
-  func testDuringAScrollATaskWhoseCostWasNeverMeasuredWaitsForAnIdlePass() {
+  func testDuringAScrollACostNeverMeasuredIsTriedOnlyFirstInAPassAtAFramesStart() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      var deadline: TimeInterval? = 0.008
+      var deadline: TimeInterval? = nil
       let queue = IdleQueue(
         driver: driver,
         configuration: .scrollingFeed(frameDeadline: {
@@ -351,20 +351,48 @@ final class FrameDeadlineTests: XCTestCase {
           ran.append(i)
         }
       }
-      addDraw(0)
+      // The clock learns the frame's length (the most time left it has read): 16 ms. (A slice: its
+      // measured cost teaches the slices' prediction, not the tasks'.)
+      queue.addResumableTask(key: -1, estimatedCost: 0.001) { _ in .done }
+      deadline = driver.now + 0.016
       driver.runTrackingPass()
-      XCTAssertEqual(ran, [], "a draw never measured is not gambled on a frame, even with 8 ms left")
-      deadline = nil
-      driver.runPass()
-      XCTAssertEqual(ran, [0], "an idle pass runs it, and measures it: 6 ms")
+      addDraw(0)
       addDraw(1)
       addDraw(2)
+      deadline = driver.now + 0.007
+      driver.runTrackingPass()
+      XCTAssertEqual(ran, [], "never measured: not gambled with less than half the frame left (7 of 16 ms)")
       deadline = driver.now + 0.008
       driver.runTrackingPass()
-      XCTAssertEqual(ran, [0, 1], "6 ms + 1 ms margin fits in 8 ms during the scroll; the next no longer does")
+      XCTAssertEqual(ran, [0], "first in a pass with half the frame left: tried once, and measured (6 ms)")
+      deadline = driver.now + 0.0075
+      driver.runTrackingPass()
+      XCTAssertEqual(ran, [0, 1], "now known: 6 ms + 1 ms margin fits in 7.5 ms, and nothing more does")
       deadline = driver.now + 0.004
       driver.runTrackingPass()
       XCTAssertEqual(ran, [0, 1], "6 ms does not fit in 4 ms")
+      deadline = nil
+      driver.runPass()
+      XCTAssertEqual(ran, [0, 1, 2], "idle, no frame pending: it runs")
+    }
+  }
+
+  func testDuringAScrollAKnownNeverFittingTaskWaitsForAnIdlePass() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      var deadline: TimeInterval? = nil
+      let queue = IdleQueue(
+        driver: driver,
+        configuration: .scrollingFeed(frameDeadline: {
+          MainActor.assumeIsolated { deadline.map { $0 - driver.now } }
+        }))
+      var ran = 0
+      queue.addTask(key: 0, estimatedCost: 0.020) { ran += 1 }
+      deadline = driver.now + 0.016
+      driver.runTrackingPass()
+      XCTAssertEqual(ran, 0, "20 ms never fits a 16 ms frame: not during a scroll, even at the frame's start")
+      driver.runPass()
+      XCTAssertEqual(ran, 1, "the first idle pass at a frame's start runs it")
     }
   }
 }

@@ -110,8 +110,9 @@ public final class IdleQueue {
     /// - Passes fill the time left before each frame's deadline with tasks predicted to fit (with a 1 ms
     ///   margin), capped at one 60 Hz frame (`.seconds(1.0 / 60)`) when no frame is pending.
     /// - During a scroll (`UITrackingRunLoopMode`) a task may run if its measured (or estimated) cost fits
-    ///   before the frame deadline; a task whose cost was never measured waits for an idle pass, and with
-    ///   no frame known nothing runs while scrolling. Rows scrolled past are off screen
+    ///   before the frame deadline. A task whose cost was never measured is tried only as the first task
+    ///   of a pass with at least half a frame left (which measures it); one that never fits a frame waits
+    ///   for an idle pass; with no frame known nothing runs while scrolling. Rows scrolled past are off screen
     ///   (`cellDidEndDisplaying(_:at:)`), so their draws wait instead of running.
     /// - 128 tasks kept at most: three screens of a dense feed (14 rows of three draws). Off-screen cells'
     ///   tasks are evicted first, so a larger queue costs memory for closures, not wasted draws; the
@@ -459,12 +460,16 @@ public final class IdleQueue {
       if let frameClock {
         let timeLeft = frameClock.timeLeft()
         if timeLeft == nil, slack?.followsFrameClock == true { break }  // no frame known: nothing while scrolling
-        // While a scroll is tracked, a cost never measured (and not estimated) is not gambled on a frame:
-        // the task waits for an idle pass, which measures it.
-        if kind == .tracking, !predictor.knows(costKind, estimate: entry.payload.estimatedCost) { break }
-        let isFirst = kind == .idle && own.tasksRun == 0 && (total?.tasksRun ?? 0) == 0
+        let isFirst = own.tasksRun == 0 && (total?.tasksRun ?? 0) == 0
+        // While a scroll is tracked, a cost never measured (and not estimated) is treated as never fitting:
+        // it is tried once, as the first task of a pass at a frame's start (at least half the frame left),
+        // which measures it; from then on tasks are admitted by their predicted cost. Waiting for an idle
+        // pass instead would leave every row blank through a fling that starts before the first idle pass.
+        let probes = kind == .tracking && !predictor.knows(costKind, estimate: entry.payload.estimatedCost)
+        if probes, timeLeft == nil { break }
         let decision = FrameAdmission.decide(
-          predicted: predicted, timeLeft: timeLeft, frameLength: frameClock.frameLength, isFirstInPass: isFirst)
+          predicted: probes ? UInt64.max : predicted, timeLeft: timeLeft, frameLength: frameClock.frameLength,
+          isFirstInPass: isFirst && (kind == .idle || probes))
         if case .wait(let wait) = decision {
           waitsForDeadline = wait
           break
