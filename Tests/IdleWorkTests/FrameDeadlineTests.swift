@@ -225,6 +225,39 @@ final class FrameDeadlineTests: XCTestCase {
     }
   }
 
+  func testASliceThatSizesItselfToTheTimeLeftIsPredictedPerStep() {
+    MainActor.assumeIsolated {
+      let (queue, driver, frames) = Self.deadlineQueue(deadline: 0.010)
+      var tiles = 0
+      queue.addResumableTask(key: "tiles") { timeRemaining in
+        repeat {
+          tiles += 1
+          driver.advance(by: 0.002)
+        } while timeRemaining() >= 0.002
+        return .moreToDo
+      }
+      driver.runPass()
+      XCTAssertEqual(tiles, 4, "8 ms of tiles in the 9 ms before the frame")
+      XCTAssertEqual(
+        queue.predictor.predict(.slice, estimate: nil), 2_000_000,
+        "4 reads of timeRemaining in 8 ms: a step costs 2 ms, not the slice's 8 ms")
+      frames.deadline = driver.now + 0.0035
+      driver.runPass()
+      XCTAssertEqual(tiles, 5, "2 ms + 1 ms margin fits in 3.5 ms: the job goes on (predicted at 8 ms it would wait)")
+
+      queue.addResumableTask(key: "blind") { _ in
+        driver.advance(by: 0.003)
+        return .done
+      }
+      queue.cancelTasks(forKey: "tiles")
+      frames.deadline = nil
+      driver.runPass()
+      XCTAssertEqual(
+        queue.predictor.predict(.slice, estimate: nil), 2_250_000,
+        "a slice that never reads the time is one step: 2 + (3 - 2) / 4 ms")
+    }
+  }
+
   func testASliceSeesTheLeastOfTheFrameAndTheSecondsBudget() {
     MainActor.assumeIsolated {
       let (queue, driver, _) = Self.deadlineQueue(budget: .seconds(0.004), deadline: 0.010)

@@ -16,8 +16,10 @@ final class DrawRequest {
   /// Which of the row's images.
   let imageIndex: Int
   private unowned let feed: FeedView
-  /// Whether the draw has run.
+  /// Whether the draw has run (sliced: its last tile has, so the image shows).
   private(set) var hasRun = false
+  /// Tiles drawn so far, when the draw is sliced (``runNextTile()``).
+  private(set) var tilesDrawn = 0
 
   /// Creates a request for image `imageIndex` of `indexPath` (content `version`) in `cell`.
   init(cell: FeedCell, indexPath: IndexPath, version: Int, imageIndex: Int, feed: FeedView) {
@@ -39,6 +41,17 @@ final class DrawRequest {
   func run() {
     hasRun = true
     feed.performDraw(self)
+  }
+
+  /// Draws the next tile of the image (``FeedModel/tilesPerDraw`` of them make the draw); returns whether
+  /// that was the last, so the image now shows.
+  func runNextTile() -> Bool {
+    precondition(!hasRun, "the draw is complete")
+    let tile = tilesDrawn
+    tilesDrawn += 1
+    if tilesDrawn == feed.model.tilesPerDraw { hasRun = true }
+    feed.performTile(tile, of: self)
+    return hasRun
   }
 
   /// Tells the benchmark the strategy dropped this request because its queue was full.

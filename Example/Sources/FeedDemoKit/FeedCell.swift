@@ -62,6 +62,12 @@ final class FeedCell {
     slots[index] = ImageSlot(row: row, version: version)
   }
 
+  /// Draws one tile of image `index` into the slot's buffer with `draw`; the slot shows nothing new until
+  /// the last tile (``setImage(index:row:version:draw:)``), as an image drawn off screen is set when done.
+  func drawTile(index: Int, draw: (inout [UInt8]) -> UInt32) {
+    checksum &+= UInt64(draw(&buffers[index]))
+  }
+
   /// Marks image `index` as shown without drawing it (the first screen, drawn before the measurement).
   func setImageUnmeasured(index: Int, row: Int, version: Int) {
     slots[index] = ImageSlot(row: row, version: version)

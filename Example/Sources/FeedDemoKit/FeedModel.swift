@@ -44,6 +44,24 @@ struct FeedModel: Sendable {
   /// The title of `row`, laid out synchronously in `cellForRow`.
   func title(row: Int) -> String { "Row \(row) · a short caption for the feed item number \(row)" }
 
+  /// Horizontal bands each rasterisation is cut into when a draw is sliced into tiles.
+  static let bandsPerRasterisation = 4
+
+  /// Tiles one image draw is sliced into: every rasterisation pass, band by band.
+  var tilesPerDraw: Int { drawPasses * Self.bandsPerRasterisation }
+
+  /// Draws tile `tile` (`0..<tilesPerDraw`) of image `image` of `row` (content `version`) into `buffer`: the
+  /// tiles in order are the work of ``draw(row:image:version:into:)``, band by band.
+  func drawTile(_ tile: Int, row: Int, image: Int, version: Int, into buffer: inout [UInt8]) -> UInt32 {
+    precondition((0..<tilesPerDraw).contains(tile), "tile must lie in 0..<\(tilesPerDraw)")
+    let bands = Self.bandsPerRasterisation
+    let (pass, band) = tile.quotientAndRemainder(dividingBy: bands)
+    let size = ImageRasterizer.pixelSize
+    return ImageRasterizer.draw(
+      seed: imageSeed(row: row, image: image, version: version) &+ UInt64(pass),
+      rows: band * size / bands..<(band + 1) * size / bands, into: &buffer)
+  }
+
   /// Draws image `image` of `row` (content `version`) into `buffer`: the profile's real rasterisation work.
   func draw(row: Int, image: Int, version: Int, into buffer: inout [UInt8]) -> UInt32 {
     var checksum: UInt32 = 0

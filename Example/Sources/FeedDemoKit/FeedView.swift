@@ -139,18 +139,35 @@ final class FeedView {
 
   /// Rasterises a request's image into its cell now and records what it was worth (``DrawJudge``).
   func performDraw(_ request: DrawRequest) {
+    let model = self.model
+    let (row, version, image) = (request.row, request.version, request.imageIndex)
+    show(request) { buffer in model.draw(row: row, image: image, version: version, into: &buffer) }
+  }
+
+  /// Draws tile `tile` of `request`'s image: an earlier tile only into the cell's buffer; the last one
+  /// completes the image, which is then shown, judged and recorded as one draw (as ``performDraw(_:)``).
+  func performTile(_ tile: Int, of request: DrawRequest) {
+    let model = self.model
+    let (row, version, image) = (request.row, request.version, request.imageIndex)
+    let draw = { (buffer: inout [UInt8]) in
+      model.drawTile(tile, row: row, image: image, version: version, into: &buffer)
+    }
+    if tile < model.tilesPerDraw - 1 {
+      request.cell.drawTile(index: image, draw: draw)
+    } else {
+      show(request, draw: draw)
+    }
+  }
+
+  /// Runs `draw` into `request`'s cell, shows the image, and records the draw with its verdict.
+  private func show(_ request: DrawRequest, draw: (inout [UInt8]) -> UInt32) {
     let start = Clock.now
     let row = request.row
     let verdict = DrawJudge.judge(
       row: row, version: request.version, cellRow: request.cell.displayedRow,
       cellVersion: request.cell.displayedVersion, visible: visibleRows)
     recorder.sampleBlank(at: start, blank: blankCells)
-    let model = self.model
-    let version = request.version
-    let image = request.imageIndex
-    request.cell.setImage(index: image, row: row, version: version) { buffer in
-      model.draw(row: row, image: image, version: version, into: &buffer)
-    }
+    request.cell.setImage(index: request.imageIndex, row: row, version: request.version, draw: draw)
     let end = Clock.now
     recorder.sampleBlank(at: end, blank: blankCells)
     recorder.recordDraw(start: start, end: end, row: row, verdict: verdict)

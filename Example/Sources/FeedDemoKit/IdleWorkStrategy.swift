@@ -22,13 +22,18 @@ final class IdleWorkStrategy: FeedStrategy {
     case defaults
     /// Defaults with a `.seconds(0.004)` budget.
     case milliseconds4
-    /// The `.scrollingFeed(frameDeadline:)` preset, its frame clock the display link's time to the next vsync.
+    /// The `.scrollingFeed(frameDeadline:)` preset, its frame clock the display link's time to the next vsync,
+    /// each draw sliced into tiles (``FeedModel/tilesPerDraw``) that a slice draws while they fit before the
+    /// deadline.
     case scrollingFeed
   }
 
   private let variant: Variant
   private(set) var queue: IdleQueue?
   private var tracked: [(handle: IdleTaskHandle, request: DrawRequest)] = []
+  /// A tile's measured cost in seconds (moving average, weight 1/4), as the app measures it; `nil` until
+  /// the first tile is drawn.
+  private var tileCost: TimeInterval?
 
   /// Creates the strategy for `variant`.
   init(variant: Variant) { self.variant = variant }
@@ -60,11 +65,31 @@ final class IdleWorkStrategy: FeedStrategy {
     guard let queue else { return }
     tracked.removeAll { !$0.handle.isPending }
     let evictedBefore = queue.statistics.evicted
-    let handle = queue.addTask(for: request.cell, at: request.indexPath) { _ in request.run() }
+    let handle =
+      variant == .scrollingFeed
+      ? addTiledDraw(request, to: queue) : queue.addTask(for: request.cell, at: request.indexPath) { _ in request.run() }
     tracked.append((handle, request))
     guard queue.statistics.evicted > evictedBefore else { return }
     for entry in tracked where !entry.handle.isPending && !entry.request.hasRun && entry.request.cellStillShowsRow {
       entry.request.reportEvicted()
+    }
+  }
+
+  /// The draw as a resumable task sliced to the deadline, as `requestIdleCallback` work is: each slice
+  /// draws a tile, then more while `timeRemaining()` exceeds a tile's cost; the image shows when the last
+  /// tile is drawn. Its estimated cost is one tile's (the least a slice does), once measured.
+  private func addTiledDraw(_ request: DrawRequest, to queue: IdleQueue) -> IdleTaskHandle {
+    queue.addResumableTask(for: request.cell, at: request.indexPath, estimatedCost: tileCost) {
+      [weak self] _, timeRemaining in
+      guard let self else { return .done }
+      repeat {
+        let start = Clock.now
+        let done = request.runNextTile()
+        let seconds = Double(Clock.now - start) / 1e9
+        tileCost = tileCost.map { $0 + 0.25 * (seconds - $0) } ?? seconds
+        if done { return .done }
+      } while timeRemaining() > tileCost ?? .infinity
+      return .moreToDo
     }
   }
 

@@ -18,8 +18,16 @@ enum ImageRasterizer {
 
   /// Draws the image for `seed` into `buffer` (resized if needed) and returns a checksum of the pixels,
   /// which the caller keeps so the work cannot be optimised away.
-  @inline(never)
   static func draw(seed: UInt64, into buffer: inout [UInt8]) -> UInt32 {
+    draw(seed: seed, rows: 0..<pixelSize, into: &buffer)
+  }
+
+  /// Draws pixel rows `rows` of the image for `seed` into `buffer` (resized if needed): one tile of a
+  /// draw sliced into horizontal bands. The bands of `0..<pixelSize` together are the whole draw, at the
+  /// same cost per pixel.
+  @inline(never)
+  static func draw(seed: UInt64, rows: Range<Int>, into buffer: inout [UInt8]) -> UInt32 {
+    precondition(rows.lowerBound >= 0 && rows.upperBound <= pixelSize, "rows must lie in 0..<\(pixelSize)")
     if buffer.count != byteCount { buffer = [UInt8](repeating: 0, count: byteCount) }
     var rng = SplitMix(seed: seed)
     let fx = 0.01 + Float(rng.unit()) * 0.05
@@ -32,7 +40,7 @@ enum ImageRasterizer {
     let extent = Float(size)
     var checksum: UInt32 = 0
     buffer.withUnsafeMutableBufferPointer { pixels in
-      for y in 0..<size {
+      for y in rows {
         let py = Float(y) + 0.5
         let waveY = sinf(py * fy + phase)
         for x in 0..<size {

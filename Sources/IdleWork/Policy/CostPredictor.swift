@@ -5,6 +5,10 @@
 /// draw is not a slice). A caller's `estimatedCost` wins over the average. Before any measurement the
 /// prediction is 0: the queue knows nothing, and admits the task as it did before it predicted anything.
 ///
+/// A slice that reads `timeRemaining` sizes itself to the time left (steps while they fit), so the whole
+/// slice's duration says more about the time it was given than about its cost; the queue records such a
+/// slice as its duration per read — one step, the least it does once started.
+///
 /// Pure value: durations come in as nanoseconds from the injected clock, so tests state them exactly.
 struct CostPredictor {
   /// The kinds of work predicted separately.

@@ -29,8 +29,9 @@ extension IdleQueue {
   /// after stale tasks and those of cells off screen.
   ///
   /// `estimatedCost` is the seconds one slice is expected to take (see
-  /// ``addTask(key:discardable:replacesPending:estimatedCost:_:)``); slices are otherwise predicted from
-  /// measured slices, apart from one-shot tasks.
+  /// ``addTask(key:discardable:replacesPending:estimatedCost:_:)``) — for a slice that steps while
+  /// `timeRemaining()` allows, one step's. Slices are otherwise predicted from measured slices, apart from
+  /// one-shot tasks; a slice that read `timeRemaining()` *k* times counts as *k* steps of equal cost.
   @discardableResult
   public func addResumableTask(
     key: some Hashable, discardable: Bool = false, estimatedCost: TimeInterval? = nil,

@@ -482,6 +482,7 @@ public final class IdleQueue {
         continue
       }
       now = driver.nanoseconds
+      var timeReads: UInt64 = 0  // how often a slice read `timeRemaining`: the steps it sized to the time
       switch entry.payload.work {
       case .once(let run):
         guard let taken = list.takeForRun(entry.seq) else { continue }
@@ -490,16 +491,23 @@ public final class IdleQueue {
         guard let taken = list.takeForRun(entry.seq) else { continue }
         withExtendedLifetime(taken) { if let cell = taken.payload.binding?.record.cell { run(cell) } }
       case .resumable(let run):
-        let result = run { timeRemaining(own: own, total: total) }
+        let result = run {
+          timeReads += 1
+          return timeRemaining(own: own, total: total)
+        }
         if let finished = list.recordSlice(entry.seq, finished: result == .done) { release([finished]) }
       case .resumableOnCell(let run):
         var result = SliceResult.done
         if let cell = entry.payload.binding?.record.cell {
-          result = run(cell) { timeRemaining(own: own, total: total) }
+          result = run(cell) {
+            timeReads += 1
+            return timeRemaining(own: own, total: total)
+          }
         }
         if let finished = list.recordSlice(entry.seq, finished: result == .done) { release([finished]) }
       }
-      predictor.record(costKind, duration: driver.nanoseconds &- now)
+      // A slice that reads the time left sizes itself to it: what it costs at least is one step.
+      predictor.record(costKind, duration: (driver.nanoseconds &- now) / max(timeReads, 1))
       own.recordTask()
       total?.recordTask()
       ranTasks = true
