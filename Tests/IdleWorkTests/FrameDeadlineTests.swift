@@ -58,6 +58,19 @@ final class FrameDeadlineTests: XCTestCase {
     }
   }
 
+  func testTheMarginIsAQuarterOfThePredictionWithinATenthOfAMillisecondAndOne() {
+    let ms: UInt64 = 1_000_000
+    func decide(_ predicted: UInt64, left: Int64) -> FrameAdmission.Decision {
+      FrameAdmission.decide(predicted: predicted, timeLeft: left, frameLength: 16 * ms, isFirstInPass: false)
+    }
+    XCTAssertEqual(decide(20_000, left: 130_000), .start, "20 µs + 0.1 ms fits in 0.13 ms")
+    XCTAssertEqual(decide(20_000, left: 110_000), .wait(110_000), "but not in 0.11 ms: the margin is at least 0.1 ms")
+    XCTAssertEqual(decide(2 * ms, left: 2_500_000), .start, "2 ms + 0.5 ms (a quarter) fits in 2.5 ms")
+    XCTAssertEqual(decide(2 * ms, left: 2_400_000), .wait(2_400_000))
+    XCTAssertEqual(decide(6 * ms, left: 7 * 1_000_000), .start, "6 ms + 1 ms (at most) fits in 7 ms")
+    XCTAssertEqual(decide(6 * ms, left: 6_900_000), .wait(6_900_000))
+  }
+
   func testAPassFillsTheFrameWithTasksPredictedToFit() {
     MainActor.assumeIsolated {
       let (queue, driver, frames) = Self.deadlineQueue(deadline: 0.010)
@@ -240,7 +253,7 @@ final class FrameDeadlineTests: XCTestCase {
       XCTAssertEqual(tiles, 4, "8 ms of tiles in the 9 ms before the frame")
       XCTAssertEqual(
         queue.predictor.predict(.slice, estimate: nil), 2_000_000,
-        "4 reads of timeRemaining in 8 ms: a step costs 2 ms, not the slice's 8 ms")
+        "8 ms in tiles of 2 ms between reads of timeRemaining: a step costs 2 ms, not the slice's 8 ms")
       frames.deadline = driver.now + 0.0035
       driver.runPass()
       XCTAssertEqual(tiles, 5, "2 ms + 1 ms margin fits in 3.5 ms: the job goes on (predicted at 8 ms it would wait)")

@@ -7,7 +7,8 @@
 ///
 /// A slice that reads `timeRemaining` sizes itself to the time left (steps while they fit), so the whole
 /// slice's duration says more about the time it was given than about its cost; the queue records such a
-/// slice as its duration per read — one step, the least it does once started.
+/// slice's longest stretch without looking at the clock (from its start, between reads, to its end) —
+/// what it may run, once started, before it checks again: one step.
 ///
 /// Pure value: durations come in as nanoseconds from the injected clock, so tests state them exactly.
 struct CostPredictor {

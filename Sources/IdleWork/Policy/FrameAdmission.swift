@@ -3,7 +3,9 @@
 ///
 /// Pure: every time is in nanoseconds, handed in by the caller.
 ///
-/// - A task **fits** when `predicted + margin <= timeLeft`: it starts.
+/// - A task **fits** when `predicted + margin(predicted) <= timeLeft`: it starts. The margin covers the
+///   prediction's error, which grows with the cost: a quarter of the prediction, at least 0.1 ms and at
+///   most 1 ms — so tiny tasks fill a frame to within 0.1 ms, and a 4 ms draw keeps a whole millisecond.
 /// - With no frame pending (`timeLeft == nil`) there is no deadline: it starts.
 /// - A task that **never fits** — `predicted + margin` exceeds a whole frame — would wait forever for a
 ///   frame long enough. It starts as the first task of a pass whose frame is at least half ahead
@@ -11,9 +13,18 @@
 ///   frame, once, instead of being starved. (With no frame pending it starts at once, as any task.)
 /// - Otherwise the pass ends, and the next comes after the deadline, when a new frame has begun.
 enum FrameAdmission {
-  /// The margin kept between a task's predicted end and the deadline, for prediction error: 1 ms, an
-  /// eighth of a 120 Hz frame.
+  /// The largest margin kept between a task's predicted end and the deadline: 1 ms, an eighth of a
+  /// 120 Hz frame. Resumable slices, which size themselves to `timeRemaining`, are given the time left less
+  /// this margin.
   static let margin: UInt64 = 1_000_000
+  /// The smallest margin: 0.1 ms, for tasks of a few microseconds.
+  static let minimumMargin: UInt64 = 100_000
+
+  /// The margin kept after a task predicted to take `predicted` nanoseconds: a quarter of it, within
+  /// `minimumMargin...margin`.
+  static func margin(forPredicted predicted: UInt64) -> UInt64 {
+    min(margin, max(minimumMargin, predicted / 4))
+  }
 
   enum Decision: Equatable {
     /// Start the task.
@@ -30,7 +41,7 @@ enum FrameAdmission {
   ///   - isFirstInPass: whether no task has run yet in this pass.
   static func decide(predicted: UInt64, timeLeft: Int64?, frameLength: UInt64, isFirstInPass: Bool) -> Decision {
     guard let timeLeft else { return .start }
-    let needed = predicted.addingReportingOverflow(margin)
+    let needed = predicted.addingReportingOverflow(margin(forPredicted: predicted))
     let need = needed.overflow ? UInt64.max : needed.partialValue
     let left = UInt64(clamping: timeLeft)
     if need <= left { return .start }

@@ -31,7 +31,8 @@ extension IdleQueue {
   /// `estimatedCost` is the seconds one slice is expected to take (see
   /// ``addTask(key:discardable:replacesPending:estimatedCost:_:)``) — for a slice that steps while
   /// `timeRemaining()` allows, one step's. Slices are otherwise predicted from measured slices, apart from
-  /// one-shot tasks; a slice that read `timeRemaining()` *k* times counts as *k* steps of equal cost.
+  /// one-shot tasks; a slice that reads `timeRemaining()` is measured by its longest stretch between looks
+  /// at the clock (its start, each read, its end): one step.
   @discardableResult
   public func addResumableTask(
     key: some Hashable, discardable: Bool = false, estimatedCost: TimeInterval? = nil,

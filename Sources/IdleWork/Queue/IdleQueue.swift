@@ -67,7 +67,7 @@ public final class IdleQueue {
     /// A budget counts tasks or time already spent, so the last task of a pass can make the frame late
     /// by its whole length. With a frame clock every pass — idle and tracking alike — starts a task only
     /// if its predicted cost (see `estimatedCost:` on ``IdleQueue/addTask(key:discardable:replacesPending:estimatedCost:_:)``)
-    /// plus a 1 ms margin fits in the time left; otherwise the pass ends, and the next comes once the
+    /// plus a margin (a quarter of the prediction, within 0.1...1 ms) fits in the time left; otherwise the pass ends, and the next comes once the
     /// deadline has passed. A task longer than any frame still runs, as the first task of a pass near a
     /// frame's start (or at once when no frame is pending): it costs one late frame instead of waiting
     /// forever. Resumable slices are given the time left. The closure is read on the main thread before
@@ -107,8 +107,8 @@ public final class IdleQueue {
     /// more than draining fast; keep the default `Configuration()` (one task per pass, nothing while
     /// scrolling) when tasks are tiny or you cannot tell the frame clock.
     ///
-    /// - Passes fill the time left before each frame's deadline with tasks predicted to fit (with a 1 ms
-    ///   margin), capped at one 60 Hz frame (`.seconds(1.0 / 60)`) when no frame is pending.
+    /// - Passes fill the time left before each frame's deadline with tasks predicted to fit (with a margin
+    ///   of a quarter of the prediction, within 0.1...1 ms), capped at one 60 Hz frame (`.seconds(1.0 / 60)`) when no frame is pending.
     /// - During a scroll (`UITrackingRunLoopMode`) a task may run if its measured (or estimated) cost fits
     ///   before the frame deadline. A task whose cost was never measured is tried only as the first task
     ///   of a pass with at least half a frame left (which measures it); one that never fits a frame waits
@@ -482,7 +482,16 @@ public final class IdleQueue {
         continue
       }
       now = driver.nanoseconds
-      var timeReads: UInt64 = 0  // how often a slice read `timeRemaining`: the steps it sized to the time
+      // A slice that reads `timeRemaining` sizes itself to the time left; what it costs once started is its
+      // longest stretch without looking at the clock (from its start, between reads, to its end).
+      var lastLook = now
+      var longestStretch: UInt64 = 0
+      func look() -> TimeInterval {
+        let time = driver.nanoseconds
+        longestStretch = max(longestStretch, time &- lastLook)
+        lastLook = time
+        return timeRemaining(own: own, total: total)
+      }
       switch entry.payload.work {
       case .once(let run):
         guard let taken = list.takeForRun(entry.seq) else { continue }
@@ -491,23 +500,16 @@ public final class IdleQueue {
         guard let taken = list.takeForRun(entry.seq) else { continue }
         withExtendedLifetime(taken) { if let cell = taken.payload.binding?.record.cell { run(cell) } }
       case .resumable(let run):
-        let result = run {
-          timeReads += 1
-          return timeRemaining(own: own, total: total)
-        }
+        let result = run(look)
         if let finished = list.recordSlice(entry.seq, finished: result == .done) { release([finished]) }
       case .resumableOnCell(let run):
         var result = SliceResult.done
         if let cell = entry.payload.binding?.record.cell {
-          result = run(cell) {
-            timeReads += 1
-            return timeRemaining(own: own, total: total)
-          }
+          result = run(cell, look)
         }
         if let finished = list.recordSlice(entry.seq, finished: result == .done) { release([finished]) }
       }
-      // A slice that reads the time left sizes itself to it: what it costs at least is one step.
-      predictor.record(costKind, duration: (driver.nanoseconds &- now) / max(timeReads, 1))
+      predictor.record(costKind, duration: max(longestStretch, driver.nanoseconds &- lastLook))
       own.recordTask()
       total?.recordTask()
       ranTasks = true
