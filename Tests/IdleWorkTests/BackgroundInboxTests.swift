@@ -25,7 +25,7 @@ final class BackgroundInboxTests: XCTestCase {
       let deadline = Date().addingTimeInterval(5)
       while releasedOnMain.value.count < 7, Date() < deadline { RunLoop.main.run(until: Date() + 0.01) }
       XCTAssertEqual(releasedOnMain.value.count, 7, "dropped tasks are released without waiting for a pass")
-      XCTAssertEqual(queue.inbox.awaitingReleaseCount, 0)
+      XCTAssertEqual(queue.core.inbox.awaitingReleaseCount, 0)
       XCTAssertEqual(driver.passesRun, 0)
       driver.drain()
       XCTAssertEqual(releasedOnMain.value.count, 10)

@@ -48,7 +48,7 @@ final class FrameClockRunLoopTests: XCTestCase {
       defer { queue.invalidate() }
       queue.addTask(key: "learn the frame") {}
       spin(until: { queue.statistics.executed == 1 }, timeout: 5)
-      let driver = queue.scheduler.driver as? RunLoopPassDriver
+      let driver = queue.core.scheduler.driver as? RunLoopPassDriver
       XCTAssertNil(driver?.deadlineTimerFireDate, "no pass has waited yet")
       var ranAt: CFAbsoluteTime?
       deadline.at = CFAbsoluteTimeGetCurrent() + 0.005

@@ -134,17 +134,17 @@ final class FrameDeadlineTests: XCTestCase {
       let (queue, driver) = manualQueue(budget: .tasks(1))
       var costs: [TimeInterval] = [0.002, 0.002, 0.006, 0.006, 0.006, 0.006]
       for i in 0..<costs.count { queue.addTask(key: i) { driver.advance(by: costs.removeFirst()) } }
-      XCTAssertEqual(queue.predictor.predict(.task, estimate: nil), 0, "nothing measured yet")
+      XCTAssertEqual(queue.core.predictor.predict(.task, estimate: nil), 0, "nothing measured yet")
       var predictions: [Double] = []
       while driver.isPassRequested {
         driver.runPass()
-        predictions.append(Double(queue.predictor.predict(.task, estimate: nil)) / 1e6)
+        predictions.append(Double(queue.core.predictor.predict(.task, estimate: nil)) / 1e6)
       }
       // A moving average with weight 1/4: 2, 2, 3, 3.75, 4.3125, 4.734375 ms.
       let expected = [2, 2, 3, 3.75, 4.3125, 4.734375]
       for (got, want) in zip(predictions, expected) { XCTAssertEqual(got, want, accuracy: 1e-5) }
-      XCTAssertEqual(queue.predictor.predict(.task, estimate: 1_000), 1_000, "the caller's estimate wins")
-      XCTAssertEqual(queue.predictor.predict(.slice, estimate: nil), 0, "slices are predicted apart")
+      XCTAssertEqual(queue.core.predictor.predict(.task, estimate: 1_000), 1_000, "the caller's estimate wins")
+      XCTAssertEqual(queue.core.predictor.predict(.slice, estimate: nil), 0, "slices are predicted apart")
     }
   }
 
@@ -252,7 +252,7 @@ final class FrameDeadlineTests: XCTestCase {
       driver.runPass()
       XCTAssertEqual(tiles, 4, "8 ms of tiles in the 9 ms before the frame")
       XCTAssertEqual(
-        queue.predictor.predict(.slice, estimate: nil), 2_000_000,
+        queue.core.predictor.predict(.slice, estimate: nil), 2_000_000,
         "8 ms in tiles of 2 ms between reads of timeRemaining: a step costs 2 ms, not the slice's 8 ms")
       frames.deadline = driver.now + 0.0035
       driver.runPass()
@@ -266,7 +266,7 @@ final class FrameDeadlineTests: XCTestCase {
       frames.deadline = nil
       driver.runPass()
       XCTAssertEqual(
-        queue.predictor.predict(.slice, estimate: nil), 2_250_000,
+        queue.core.predictor.predict(.slice, estimate: nil), 2_250_000,
         "a slice that never reads the time is one step: 2 + (3 - 2) / 4 ms")
     }
   }
@@ -310,7 +310,7 @@ final class FrameDeadlineTests: XCTestCase {
       var previous = queue.statistics.executed
       while driver.isPassRequested {
         let start = driver.now
-        let prediction = Double(queue.predictor.predict(.task, estimate: nil)) / 1e9
+        let prediction = Double(queue.core.predictor.predict(.task, estimate: nil)) / 1e9
         driver.runPass()
         let ran = queue.statistics.executed - previous
         if ran > 1 { worstOverrun = max(worstOverrun, driver.now - start - 0.004) }

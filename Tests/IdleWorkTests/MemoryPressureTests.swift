@@ -26,7 +26,7 @@ final class MemoryPressureTests: XCTestCase {
       let (queue, _) = manualQueue()
       let name = Notification.Name("IdleWorkTests.MemoryWarning")
       let center = NotificationCenter()
-      queue.dropDiscardableTasks(on: name, center: center)
+      queue.core.dropDiscardableTasks(on: name, center: center)
       queue.addTask(key: 0, discardable: true) {}
       queue.addTask(key: 1) {}
       center.post(name: name, object: nil)

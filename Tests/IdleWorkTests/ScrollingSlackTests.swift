@@ -15,7 +15,7 @@ final class ScrollingSlackTests: XCTestCase {
   @MainActor
   private static func slackQueue(_ clock: FrameClock) -> (IdleQueue, ManualPassDriver) {
     let (queue, driver) = manualQueue(budget: .tasks(10))
-    queue.scrollingSlack = IdleQueue.ScrollingSlack(minimumWait: 0.050, minimumFrameSlack: 0.004) {
+    queue.core.scrollingSlack = IdleQueue.ScrollingSlack(minimumWait: 0.050, minimumFrameSlack: 0.004) {
       clock.secondsToNextFrame
     }
     return (queue, driver)

@@ -65,9 +65,12 @@ final class IdleWorkStrategy: FeedStrategy {
     guard let queue else { return }
     tracked.removeAll { !$0.handle.isPending }
     let evictedBefore = queue.statistics.evicted
-    let handle =
-      variant == .scrollingFeed
-      ? addTiledDraw(request, to: queue) : queue.addTask(for: request.cell, at: request.indexPath) { _ in request.run() }
+    let handle: IdleTaskHandle
+    if variant == .scrollingFeed {
+      handle = addTiledDraw(request, to: queue)
+    } else {
+      handle = queue.addTask(for: request.cell, at: request.indexPath) { _ in request.run() }
+    }
     tracked.append((handle, request))
     guard queue.statistics.evicted > evictedBefore else { return }
     for entry in tracked where !entry.handle.isPending && !entry.request.hasRun && entry.request.cellStillShowsRow {

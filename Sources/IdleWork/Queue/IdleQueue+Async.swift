@@ -18,7 +18,7 @@ extension IdleQueue {
   public func perform<T: Sendable>(
     key: some Hashable, discardable: Bool = false, _ work: @escaping @MainActor () throws -> T
   ) async throws -> T {
-    guard !isInvalidated else { throw IdleWorkError.cancelled }
+    guard !core.isInvalidated else { throw IdleWorkError.cancelled }
     try Task.checkCancellation()
     let waiter = PerformWaiter<T>()
     return try await withTaskCancellationHandler {
@@ -36,7 +36,7 @@ extension IdleQueue {
         hooks.claim = { waiter.claim() }
         hooks.onDrop = { fate in waiter.finish(with: .failure(fate == .evicted ? IdleWorkError.evicted : .cancelled)) }
         task.hooks = hooks
-        let handle = enqueue(key: TaskKey(key), task, discardable: discardable)
+        let handle = core.enqueue(key: TaskKey(key), task, discardable: discardable)
         waiter.setRemover { handle.cancel() }
       }
     } onCancel: {

@@ -39,7 +39,7 @@ extension IdleQueue {
     _ slice: @escaping @MainActor (_ timeRemaining: () -> TimeInterval) -> SliceResult
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    return enqueue(
+    return core.enqueue(
       key: TaskKey(key), QueuedTask(work: .resumable(slice), estimatedCost: cost), discardable: discardable)
   }
 
@@ -52,10 +52,10 @@ extension IdleQueue {
     for cell: Cell, at indexPath: IndexPath, discardable: Bool = false, estimatedCost: TimeInterval? = nil,
     _ slice: @escaping @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> SliceResult
   ) -> IdleTaskHandle {
-    let binding = binding(of: cell, at: indexPath)
+    let binding = core.binding(of: cell, at: indexPath)
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
     let work: QueuedTask.Work = .resumableOnCell { slice(unsafeDowncast($0, to: Cell.self), $1) }
-    return enqueue(
+    return core.enqueue(
       key: TaskKey(indexPath), QueuedTask(work: work, binding: binding, estimatedCost: cost), discardable: discardable)
   }
 }

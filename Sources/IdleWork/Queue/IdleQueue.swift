@@ -147,40 +147,16 @@ public final class IdleQueue {
     case moreToDo
   }
 
-  /// The scheduler whose passes serve this queue.
-  let scheduler: IdleScheduler
-  /// Opt-in work during scrolls; `nil` runs nothing while a scroll is tracked.
-  var scrollingSlack: ScrollingSlack?
-  /// Whether this is ``main``, which cannot be invalidated.
-  private let isShared: Bool
-  /// The frame deadline, if the configuration gives one.
-  let frameClock: FrameClock?
-  /// Predicts the next task's cost from measured ones.
-  var predictor = CostPredictor()
-  /// Set by a pass that ended because the next task did not fit before the frame deadline: nanoseconds
-  /// until that deadline, after which the next pass should come.
-  private(set) var waitsForDeadline: UInt64?
-
-  /// The pending tasks. Exclusivity is not checked at run time (it cost a third of `addTask`): every
-  /// access is a single call on the main actor that runs no task and calls back nothing that touches
-  /// the queue — tasks run, and dropped tasks' hooks are told, between accesses.
-  @exclusivity(unchecked) var list: TaskList<QueuedTask>
-  let inbox: BackgroundInbox
-  let cells = CellRegistry()
-  let notificationObservers = NotificationObservers()
-  @exclusivity(unchecked) private(set) var isInvalidated = false
-  /// Set when a pass found only parked tasks (cells off screen): no pass is asked for until a task is
-  /// added or a cell is shown again, so an off-screen cell's work never keeps the loop spinning.
-  @exclusivity(unchecked) private var onlyParkedLeft = false
-  /// What this queue's handles refer to: one object per queue, so that a handle costs a retain rather
-  /// than a weak reference's set-up.
-  let handleTarget = IdleTaskHandle.Target()
+  /// The queue's state and policy. Apps retain the queue around every call; nothing else refers to it
+  /// weakly, so those retains stay on the fast path (see ``QueueCore``).
+  let core: QueueCore
 
   /// Work per pass; default `.tasks(1)`. A change applies from the next pass. An invalid value
   /// (`.tasks(n)` with `n < 1`, or a non-finite or non-positive `.seconds`) stops the program with a
   /// message naming the parameter and its range.
   public var budget: Budget {
-    didSet { Validation.require(budget.validationFailure) }
+    get { core.budget }
+    set { core.budget = newValue }
   }
 
   /// The most tasks kept pending; default 30. When an addition goes past it, stale tasks are dropped
@@ -188,21 +164,16 @@ public final class IdleQueue {
   /// way. A negative value stops the program with a message naming the parameter and its range
   /// `0...Int.max`; `0` keeps nothing (every task is evicted as it is added); `Int.max` never evicts.
   public var maximumQueueLength: Int {
-    get { list.capacity }
-    set {
-      Validation.require(Validation.queueLengthFailure(newValue))
-      list.capacity = newValue
-      inbox.setLimit(newValue)
-      release(list.trim(state: { $0.state }))
-    }
+    get { core.maximumQueueLength }
+    set { core.maximumQueueLength = newValue }
   }
 
   /// Tasks pending: queued on the main thread plus those added from other threads and not yet taken in
   /// (at most ``maximumQueueLength`` of those are kept; see ``addTaskFromAnyThread(key:_:)``).
-  public var pendingTaskCount: Int { list.count + inbox.count }
+  public var pendingTaskCount: Int { core.pendingTaskCount }
 
   /// What the queue has done so far; `added == executed + skippedAsStale + evicted + cancelled + pending`.
-  public var statistics: Statistics { list.statistics }
+  public var statistics: Statistics { core.statistics }
 
   /// Creates an independent queue on the main run loop with its own observer and its own budget (the
   /// budgets of several queues add up in a pass). Invalid settings stop the program with a message naming
@@ -236,25 +207,7 @@ public final class IdleQueue {
     scheduler: IdleScheduler, priority: Int = 0, configuration: Configuration = Configuration(),
     isShared: Bool = false
   ) {
-    Validation.require(configuration.budget.validationFailure)
-    Validation.require(Validation.queueLengthFailure(configuration.maximumQueueLength))
-    self.scheduler = scheduler
-    self.budget = configuration.budget
-    self.scrollingSlack = configuration.scrollingSlack
-    self.isShared = isShared
-    if let deadline = configuration.frameDeadline {
-      self.frameClock = FrameClock(source: ClosureFrameClockSource(deadline))
-    } else if let makeSource = configuration.frameClockSource {
-      self.frameClock = FrameClock(source: makeSource())
-    } else {
-      self.frameClock = nil
-    }
-    self.list = TaskList(capacity: configuration.maximumQueueLength)
-    defer { handleTarget.queue = self }
-    self.inbox = BackgroundInbox(limit: configuration.maximumQueueLength, wake: scheduler.driver.makeWaker())
-    scheduler.attach(self, priority: priority)
-    if scheduler.isStopped { invalidate() }
-    observeMemoryWarnings()
+    core = QueueCore(scheduler: scheduler, priority: priority, configuration: configuration, isShared: isShared)
   }
 
   // MARK: Adding
@@ -279,10 +232,8 @@ public final class IdleQueue {
     key: some Hashable, discardable: Bool = false, replacesPending: Bool = false, estimatedCost: TimeInterval? = nil,
     _ task: @escaping @MainActor () -> Void
   ) -> IdleTaskHandle {
-    let key = TaskKey(key)
-    if replacesPending, !isInvalidated { release(list.cancel(key: key)) }
-    let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    return enqueue(key: key, QueuedTask(work: .once(task), estimatedCost: cost), discardable: discardable)
+    core.addTask(
+      key: TaskKey(key), discardable: discardable, replacesPending: replacesPending, estimatedCost: estimatedCost, task)
   }
 
   /// Queues `task` for `cell`, to run only while the cell still shows this configuration of `indexPath`.
@@ -298,12 +249,7 @@ public final class IdleQueue {
     for cell: Cell, at indexPath: IndexPath, discardable: Bool = false, estimatedCost: TimeInterval? = nil,
     _ task: @escaping @MainActor (Cell) -> Void
   ) -> IdleTaskHandle {
-    let binding = binding(of: cell, at: indexPath)
-    let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    // The cell is read from the binding when the task runs: no weak capture to set up per task.
-    let work: QueuedTask.Work = .onCell { task(unsafeDowncast($0, to: Cell.self)) }
-    return enqueue(
-      key: TaskKey(indexPath), QueuedTask(work: work, binding: binding, estimatedCost: cost), discardable: discardable)
+    core.addTask(for: cell, at: indexPath, discardable: discardable, estimatedCost: estimatedCost, task)
   }
 
   /// Adds a task from any thread. It runs on the main thread in a later idle pass; the run loop is woken.
@@ -319,7 +265,7 @@ public final class IdleQueue {
   public nonisolated func addTaskFromAnyThread(
     key: some Hashable & Sendable, _ task: @escaping @Sendable @MainActor () -> Void
   ) -> Bool {
-    inbox.add(BackgroundInbox.Item(key: TaskKey(key), task: task))
+    core.addTaskFromAnyThread(key: TaskKey(key), task)
   }
 
   // MARK: Cells
@@ -331,7 +277,7 @@ public final class IdleQueue {
   /// Call it for every row, also rows that queue nothing, so that a reused cell's old draws never land on
   /// its new row. IdleWork keeps this record itself and adds nothing to the cell's class.
   public func bind(_ cell: AnyObject, to indexPath: IndexPath) {
-    cells.bind(cell, to: indexPath)
+    core.bind(cell, to: indexPath)
   }
 
   /// Tells the queue that `cell` is shown at `indexPath` (call it from `willDisplay`): tasks parked by
@@ -339,14 +285,7 @@ public final class IdleQueue {
   /// cell again this way without a new `cellForItemAt`. A cell last configured for another index path
   /// starts a new configuration for this one, so its tasks for the other row become stale.
   public func cellWillDisplay(_ cell: AnyObject, at indexPath: IndexPath) {
-    let record = cells.configuration(of: cell, for: indexPath)
-    guard !record.isDisplayed else { return }
-    record.isDisplayed = true
-    onlyParkedLeft = false
-    if !list.isEmpty {
-      scheduler.setNeedsPass()
-      frameClock?.start()
-    }
+    core.cellWillDisplay(cell, at: indexPath)
   }
 
   /// Tells the queue that `cell` left the screen at `indexPath` (call it from `didEndDisplaying`): its
@@ -357,8 +296,7 @@ public final class IdleQueue {
   /// pass, so they never keep the run loop awake. A call for an index path the cell no longer shows
   /// changes nothing.
   public func cellDidEndDisplaying(_ cell: AnyObject, at indexPath: IndexPath) {
-    guard let record = cells.live(cell), record.indexPath == indexPath else { return }
-    record.isDisplayed = false
+    core.cellDidEndDisplaying(cell, at: indexPath)
   }
 
   // MARK: Removing
@@ -367,16 +305,12 @@ public final class IdleQueue {
   /// from other threads and not yet taken in. Returns how many were cancelled.
   @discardableResult
   public func cancelTasks(forKey key: some Hashable) -> Int {
-    takeInBackgroundTasks()
-    let removed = list.cancel(key: TaskKey(key))
-    release(removed)
-    return removed.count
+    core.cancelTasks(forKey: TaskKey(key))
   }
 
   /// Cancels every pending task.
   public func removeAllTasks() {
-    takeInBackgroundTasks()
-    release(list.cancelAll())
+    core.removeAllTasks()
   }
 
   /// Drops every pending task added with `discardable: true` (prefetches and the like), counting them as
@@ -384,10 +318,7 @@ public final class IdleQueue {
   /// receives a memory warning; elsewhere call it when memory is short.
   @discardableResult
   public func dropDiscardableTasks() -> Int {
-    takeInBackgroundTasks()
-    let removed = list.cancelAll(where: { $0.isDiscardable })
-    release(removed)
-    return removed.count
+    core.dropDiscardableTasks()
   }
 
   /// Ends the queue: its observer is removed, pending tasks are dropped and released (counted as
@@ -397,180 +328,6 @@ public final class IdleQueue {
   /// ``main`` cannot be invalidated: doing so stops the program with a message, because the whole app
   /// shares it. Use ``removeAllTasks()`` on it, or create your own queue.
   public func invalidate() {
-    Validation.require(
-      isShared
-        ? "IdleWork: IdleQueue.main cannot be invalidated: the whole app shares it. Call removeAllTasks() "
-          + "on it, or create your own IdleQueue() and invalidate that." : nil)
-    guard !isInvalidated else { return }
-    isInvalidated = true
-    notificationObservers.removeAll()
-    let closed = inbox.close()
-    list.recordAddedAndEvicted(closed.dropped)
-    list.recordAddedAndCancelled(closed.items.count)
-    release(list.cancelAll())
-    frameClock?.stop()
-    scheduler.detach(self)
-  }
-
-  // MARK: Serving passes
-
-  /// Tasks queued, or a hand-over from other threads not yet taken in.
-  var hasPendingWork: Bool { !isInvalidated && ((!list.isEmpty && !onlyParkedLeft) || inbox.needsDrain) }
-
-  func takeInBackgroundTasks() {
-    let drained = inbox.drain()
-    list.recordAddedAndEvicted(drained.dropped)
-    for item in drained.items {
-      enqueue(key: item.key, QueuedTask(work: .once(item.task)), discardable: false)
-    }
-  }
-
-  /// Runs this queue's share of one pass; returns whether any task ran.
-  ///
-  /// Before each task: the budgets must allow it (a `.seconds` budget only if the task's predicted cost
-  /// fits in what is left), and with a frame clock the task must fit before the frame deadline
-  /// (``FrameAdmission``). A pass that ends because a task does not fit before the deadline sets
-  /// ``waitsForDeadline``. Each task's duration is measured and teaches the ``CostPredictor``.
-  func serve(_ kind: IdlePassKind, total: inout BudgetMeter?) -> Bool {
-    waitsForDeadline = nil
-    guard !isInvalidated, !list.isEmpty else { return false }
-    let slack = kind == .tracking ? scrollingSlack : nil
-    if kind == .tracking, slack == nil { return false }
-    let driver = scheduler.driver
-    let start = driver.nanoseconds
-    var own = BudgetMeter(budget, start: start)
-    var didWork = false
-    var ranTasks = false
-    while !isInvalidated {
-      var now = driver.nanoseconds
-      guard own.allowsAnother(now: now), total?.allowsAnother(now: now) ?? true else { break }
-      let (candidate, skipped) = list.firstRunnable(state: { $0.state })
-      didWork = didWork || !skipped.isEmpty
-      release(skipped)
-      guard let entry = candidate else {
-        onlyParkedLeft = !list.isEmpty
-        break
-      }
-      if let slack, !slack.allows(waited: now &- entry.enqueuedAt) { break }
-      let costKind: CostPredictor.Kind = entry.payload.isResumableWork ? .slice : .task
-      let predicted = predictor.predict(costKind, estimate: entry.payload.estimatedCost)
-      guard own.allowsAnother(now: now, predicted: predicted),
-        total?.allowsAnother(now: now, predicted: predicted) ?? true
-      else { break }
-      if let frameClock {
-        let timeLeft = frameClock.timeLeft()
-        if timeLeft == nil, slack?.followsFrameClock == true { break }  // no frame known: nothing while scrolling
-        let isFirst = own.tasksRun == 0 && (total?.tasksRun ?? 0) == 0
-        // While a scroll is tracked, a cost never measured (and not estimated) is treated as never fitting:
-        // it is tried once, as the first task of a pass at a frame's start (at least half the frame left),
-        // which measures it; from then on tasks are admitted by their predicted cost. Waiting for an idle
-        // pass instead would leave every row blank through a fling that starts before the first idle pass.
-        let probes = kind == .tracking && !predictor.knows(costKind, estimate: entry.payload.estimatedCost)
-        if probes, timeLeft == nil { break }
-        let decision = FrameAdmission.decide(
-          predicted: probes ? UInt64.max : predicted, timeLeft: timeLeft, frameLength: frameClock.frameLength,
-          isFirstInPass: isFirst && (kind == .idle || probes))
-        if case .wait(let wait) = decision {
-          waitsForDeadline = wait
-          break
-        }
-      }
-      didWork = true
-      if let claim = entry.payload.claim, !claim() {
-        // Cancelled from another thread (an awaiting `perform`): it must not start.
-        if let removal = list.cancel(entry.seq) { release([removal]) }
-        continue
-      }
-      now = driver.nanoseconds
-      // A slice that reads `timeRemaining` sizes itself to the time left; what it costs once started is its
-      // longest stretch without looking at the clock (from its start, between reads, to its end).
-      var lastLook = now
-      var longestStretch: UInt64 = 0
-      func look() -> TimeInterval {
-        let time = driver.nanoseconds
-        longestStretch = max(longestStretch, time &- lastLook)
-        lastLook = time
-        return timeRemaining(own: own, total: total)
-      }
-      switch entry.payload.work {
-      case .once(let run):
-        guard let taken = list.takeForRun(entry.seq) else { continue }
-        withExtendedLifetime(taken) { run() }
-      case .onCell(let run):
-        guard let taken = list.takeForRun(entry.seq) else { continue }
-        withExtendedLifetime(taken) { if let cell = taken.payload.binding?.record.cell { run(cell) } }
-      case .resumable(let run):
-        let result = run(look)
-        if let finished = list.recordSlice(entry.seq, finished: result == .done) { release([finished]) }
-      case .resumableOnCell(let run):
-        var result = SliceResult.done
-        if let cell = entry.payload.binding?.record.cell {
-          result = run(cell, look)
-        }
-        if let finished = list.recordSlice(entry.seq, finished: result == .done) { release([finished]) }
-      }
-      predictor.record(costKind, duration: max(longestStretch, driver.nanoseconds &- lastLook))
-      own.recordTask()
-      total?.recordTask()
-      ranTasks = true
-    }
-    if didWork { list.recordPass(duration: driver.nanoseconds &- start) }
-    return ranTasks
-  }
-
-  /// The seconds a resumable slice may still spend now: the least of the time left before the frame
-  /// deadline (less the margin) and of the `.seconds` budgets; 0 when none applies (then a slice does one
-  /// step, as before slices could read the time).
-  private func timeRemaining(own: BudgetMeter, total: BudgetMeter?) -> TimeInterval {
-    let now = scheduler.driver.nanoseconds
-    var left: Int64?
-    func limit(_ value: Int64) { left = min(left ?? value, value) }
-    if let frameTimeLeft = frameClock?.timeLeft() { limit(frameTimeLeft - Int64(FrameAdmission.margin)) }
-    if let budgetLeft = own.timeLeft(now: now) { limit(Int64(clamping: budgetLeft)) }
-    if let budgetLeft = total?.timeLeft(now: now) { limit(Int64(clamping: budgetLeft)) }
-    return Double(max(left ?? 0, 0)) / 1e9
-  }
-
-  /// Starts the frame clock when work is pending; stops it when the queue is drained (or holds only
-  /// off-screen cells' work), so a display link ticks only while it is needed.
-  func updateFrameClock() {
-    guard let frameClock else { return }
-    if hasPendingWork { frameClock.start() } else { frameClock.stop() }
-  }
-
-  // MARK: Internals
-
-  /// The cell configuration a task for `cell` at `indexPath` belongs to.
-  func binding(of cell: AnyObject, at indexPath: IndexPath) -> CellBinding {
-    let record = cells.configuration(of: cell, for: indexPath)
-    return CellBinding(record: record, configuration: record.configuration)
-  }
-
-  @discardableResult
-  func enqueue(key: consuming TaskKey, _ task: consuming QueuedTask, discardable: Bool) -> IdleTaskHandle {
-    guard !isInvalidated else {
-      task.onDrop?(.cancelled)  // tells an awaiting `perform` at once
-      return IdleTaskHandle(target: nil, seq: 0)
-    }
-    // The clock is read only for scrolling slack's minimum wait; it costs ~20 ns per addition otherwise.
-    let now = scrollingSlack == nil ? 0 : scheduler.driver.nanoseconds
-    let canBeStale = task.binding != nil
-    let (seq, removed) = list.append(
-      key: key, payload: task, canBeStale: canBeStale, isDiscardable: discardable, now: now, state: { $0.state })
-    onlyParkedLeft = false
-    if !removed.isEmpty { release(removed) }
-    if !list.isEmpty {
-      scheduler.setNeedsPass()
-      if let frameClock, !frameClock.isRunning { frameClock.start() }
-    }
-    return IdleTaskHandle(target: handleTarget, seq: seq)
-  }
-
-  /// Tells dropped tasks' observers how they left; the payloads are freed when `removed` goes.
-  func release(_ removed: [TaskList<QueuedTask>.Removal]) {
-    for removal in removed where removal.fate != .executed {
-      if removal.fate == .evicted { PassSignposts.taskEvicted(pending: list.count, maximumQueueLength: list.capacity) }
-      removal.entry.payload.onDrop?(removal.fate)
-    }
+    core.invalidate()
   }
 }

@@ -6,13 +6,13 @@ public struct IdleTaskHandle {
   /// One per queue, holding the queue weakly. A handle retains it instead of setting up a weak reference
   /// of its own: `addTask` returns a handle every time, and a weak reference cost a tenth of the call.
   final class Target {
-    weak var queue: IdleQueue?
+    weak var queue: QueueCore?
   }
 
   let target: Target?
   let seq: UInt64
 
-  var queue: IdleQueue? { target?.queue }
+  var queue: QueueCore? { target?.queue }
 
   /// Whether the task is still queued (it has not run, been skipped, evicted or cancelled).
   /// A resumable task between slices is pending.

@@ -13,7 +13,7 @@ import Foundation
 @MainActor
 final class IdleScheduler {
   private struct Member {
-    weak var queue: IdleQueue?
+    weak var queue: QueueCore?
     let priority: Int
     let serial: Int
   }
@@ -75,7 +75,7 @@ final class IdleScheduler {
     members = []
   }
 
-  func attach(_ queue: IdleQueue, priority: Int) {
+  func attach(_ queue: QueueCore, priority: Int) {
     guard !isStopped else { return }
     members.append(Member(queue: queue, priority: priority, serial: nextSerial))
     nextSerial += 1
@@ -85,7 +85,7 @@ final class IdleScheduler {
     driver.start { [weak self] kind in self?.runPass(kind) ?? false }
   }
 
-  func detach(_ queue: IdleQueue) {
+  func detach(_ queue: QueueCore) {
     members.removeAll { $0.queue == nil || $0.queue === queue }
     if stopsWhenEmpty, members.isEmpty { stop() }
   }

@@ -40,7 +40,7 @@
     }
 
     /// Begins a pass interval if signposts are recorded and some queue has tasks pending.
-    static func beginPass(_ kind: IdlePassKind, queues: [IdleQueue], driver: any IdlePassDriver) -> Pass? {
+    static func beginPass(_ kind: IdlePassKind, queues: [QueueCore], driver: any IdlePassDriver) -> Pass? {
       guard #available(iOS 15, macOS 12, tvOS 15, watchOS 8, *), let signposter = enabledSignposter else {
         return nil
       }
@@ -56,7 +56,7 @@
     }
 
     /// Ends the interval `beginPass` returned, with the tasks run, the stale tasks skipped and the duration.
-    static func endPass(_ pass: Pass?, queues: [IdleQueue], driver: any IdlePassDriver) {
+    static func endPass(_ pass: Pass?, queues: [QueueCore], driver: any IdlePassDriver) {
       guard let pass, #available(iOS 15, macOS 12, tvOS 15, watchOS 8, *),
         let signposter = signposter as? OSSignposter, let state = pass.state as? OSSignpostIntervalState
       else { return }
@@ -86,11 +86,11 @@
 
     /// Does nothing: there are no signposts on this platform.
     @inline(__always)
-    static func beginPass(_ kind: IdlePassKind, queues: [IdleQueue], driver: any IdlePassDriver) -> Pass? { nil }
+    static func beginPass(_ kind: IdlePassKind, queues: [QueueCore], driver: any IdlePassDriver) -> Pass? { nil }
 
     /// Does nothing: there are no signposts on this platform.
     @inline(__always)
-    static func endPass(_ pass: Pass?, queues: [IdleQueue], driver: any IdlePassDriver) {}
+    static func endPass(_ pass: Pass?, queues: [QueueCore], driver: any IdlePassDriver) {}
 
     /// Does nothing: there are no signposts on this platform.
     @inline(__always)

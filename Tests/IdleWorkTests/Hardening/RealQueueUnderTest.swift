@@ -53,7 +53,7 @@ final class RealQueueUnderTest {
       queue.budget = budget
     case .setScrollingSlack(let slack):
       let frameClock = self.frameClock
-      queue.scrollingSlack = slack.map {
+      queue.core.scrollingSlack = slack.map {
         IdleQueue.ScrollingSlack(
           minimumWait: $0.minimumWaitMs / 1000, minimumFrameSlack: $0.minimumFrameSlackMs / 1000, trackingModes: [],
           timeUntilNextFrame: { frameClock.milliseconds.map { $0 / 1000 } })

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Dropping discardable work when memory is short.
-extension IdleQueue {
+extension QueueCore {
   /// Where UIKit exists, registers ``dropDiscardableTasks()`` for `UIApplication`'s memory warning, until
   /// ``invalidate()``. Elsewhere there is no such notification and this does nothing.
   func observeMemoryWarnings() {
