@@ -67,10 +67,10 @@ public final class IdleQueue {
     /// A budget counts tasks or time already spent, so the last task of a pass can make the frame late
     /// by its whole length. With a frame clock every pass — idle and tracking alike — starts a task only
     /// if its predicted cost (see `estimatedCost:` on ``IdleQueue/addTask(key:discardable:replacesPending:estimatedCost:_:)``)
-    /// plus a margin (a quarter of the prediction, within 0.1...1 ms) fits in the time left; otherwise the pass ends, and the next comes once the
-    /// deadline has passed. A task longer than any frame still runs, as the first task of a pass near a
-    /// frame's start (or at once when no frame is pending): it costs one late frame instead of waiting
-    /// forever. Resumable slices are given the time left. The closure is read on the main thread before
+    /// plus a margin (a quarter of the prediction, within 0.1...1 ms) fits in the time left; otherwise the
+    /// pass ends, and the next comes once the deadline has passed. A task longer than any frame still
+    /// runs, as the first task of a pass near a frame's start (or at once when no frame is pending): it
+    /// costs one late frame instead of waiting forever. Resumable slices are given the time left. The closure is read on the main thread before
     /// each task; it must return a finite number (negative once the deadline has passed) — NaN or an
     /// infinity stops the program with a message naming `frameDeadline`.
     ///
@@ -108,12 +108,13 @@ public final class IdleQueue {
     /// scrolling) when tasks are tiny or you cannot tell the frame clock.
     ///
     /// - Passes fill the time left before each frame's deadline with tasks predicted to fit (with a margin
-    ///   of a quarter of the prediction, within 0.1...1 ms), capped at one 60 Hz frame (`.seconds(1.0 / 60)`) when no frame is pending.
+    ///   of a quarter of the prediction, within 0.1...1 ms), capped at one 60 Hz frame (`.seconds(1.0 / 60)`)
+    ///   when no frame is pending.
     /// - During a scroll (`UITrackingRunLoopMode`) a task may run if its measured (or estimated) cost fits
     ///   before the frame deadline. A task whose cost was never measured is tried only as the first task
     ///   of a pass with at least half a frame left (which measures it); one that never fits a frame waits
-    ///   for an idle pass; with no frame known nothing runs while scrolling. Rows scrolled past are off screen
-    ///   (`cellDidEndDisplaying(_:at:)`), so their draws wait instead of running.
+    ///   for an idle pass; with no frame known nothing runs while scrolling. Rows scrolled past are off
+    ///   screen (`cellDidEndDisplaying(_:at:)`), so their draws wait instead of running.
     /// - 128 tasks kept at most: three screens of a dense feed (14 rows of three draws). Off-screen cells'
     ///   tasks are evicted first, so a larger queue costs memory for closures, not wasted draws; the
     ///   default's 30 would evict draws of rows on screen in such a feed.

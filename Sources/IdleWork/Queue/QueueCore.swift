@@ -64,7 +64,8 @@ final class QueueCore {
   /// What ``IdleQueue``'s `statistics` does.
   var statistics: IdleQueue.Statistics { list.statistics }
 
-  /// Creates the state of a queue served by `scheduler` (see ``IdleQueue/init(scheduler:priority:configuration:isShared:)``).
+  /// Creates the state of a queue served by `scheduler`
+  /// (see ``IdleQueue/init(scheduler:priority:configuration:isShared:)``).
   init(scheduler: IdleScheduler, priority: Int, configuration: IdleQueue.Configuration, isShared: Bool) {
     Validation.require(configuration.budget.validationFailure)
     Validation.require(Validation.queueLengthFailure(configuration.maximumQueueLength))
