@@ -13,7 +13,7 @@ final class QueueCore {
   let scheduler: IdleScheduler
   /// Opt-in work during scrolls; `nil` runs nothing while a scroll is tracked.
   var scrollingSlack: IdleQueue.ScrollingSlack? {
-    didSet { stampsAdditions = (scrollingSlack?.minimumWait ?? 0) > 0 }
+    didSet { stampsAdditions = Self.stampsAdditions(for: scrollingSlack) }
   }
   /// Whether additions are stamped with the time (for scrolling slack's `minimumWait`; 0 needs no stamp).
   private var stampsAdditions: Bool
@@ -72,7 +72,7 @@ final class QueueCore {
     self.scheduler = scheduler
     self.budget = configuration.budget
     self.scrollingSlack = configuration.scrollingSlack
-    self.stampsAdditions = (configuration.scrollingSlack?.minimumWait ?? 0) > 0
+    self.stampsAdditions = Self.stampsAdditions(for: configuration.scrollingSlack)
     self.isShared = isShared
     if let deadline = configuration.frameDeadline {
       self.frameClock = FrameClock(source: ClosureFrameClockSource(deadline))
@@ -233,14 +233,14 @@ final class QueueCore {
       else { break }
       if let frameClock {
         let timeLeft = frameClock.timeLeft()
-        if timeLeft == nil, slack?.followsFrameClock == true { break }  // no frame known: nothing while scrolling
-        let isFirst = own.tasksRun == 0 && (total?.tasksRun ?? 0) == 0
         // While a scroll is tracked, a cost never measured (and not estimated) is treated as never fitting:
         // it is tried once, as the first task of a pass at a frame's start (at least half the frame left),
         // which measures it; from then on tasks are admitted by their predicted cost. Waiting for an idle
         // pass instead would leave every row blank through a fling that starts before the first idle pass.
         let probes = kind == .tracking && !predictor.knows(costKind, estimate: entry.payload.estimatedCost)
-        if probes, timeLeft == nil { break }
+        // No frame known: nothing while scrolling, under the preset or for a cost never measured.
+        if timeLeft == nil, probes || slack?.followsFrameClock == true { break }
+        let isFirst = own.tasksRun == 0 && (total?.tasksRun ?? 0) == 0
         let decision = FrameAdmission.decide(
           predicted: probes ? UInt64.max : predicted, timeLeft: timeLeft, frameLength: frameClock.frameLength,
           isFirstInPass: isFirst && (kind == .idle || probes))
@@ -266,6 +266,7 @@ final class QueueCore {
         lastLook = time
         return timeRemaining(own: own, total: total)
       }
+      var slice: IdleQueue.SliceResult?  // a resumable task's result; `nil` for a one-shot task
       switch entry.payload.work {
       case .once(let run):
         guard let taken = list.takeForRun(entry.seq) else { continue }
@@ -274,15 +275,11 @@ final class QueueCore {
         guard let taken = list.takeForRun(entry.seq) else { continue }
         withExtendedLifetime(taken) { if let cell = taken.payload.binding?.record.cell { run(cell) } }
       case .resumable(let run):
-        let result = run(look)
-        if let finished = list.recordSlice(entry.seq, finished: result == .done) { release([finished]) }
+        slice = run(look)
       case .resumableOnCell(let run):
-        var result = IdleQueue.SliceResult.done
-        if let cell = entry.payload.binding?.record.cell {
-          result = run(cell, look)
-        }
-        if let finished = list.recordSlice(entry.seq, finished: result == .done) { release([finished]) }
+        slice = entry.payload.binding?.record.cell.map { run($0, look) } ?? .done
       }
+      if let slice, let finished = list.recordSlice(entry.seq, finished: slice == .done) { release([finished]) }
       predictor.record(costKind, duration: max(longestStretch, driver.nanoseconds &- lastLook))
       own.recordTask()
       total?.recordTask()
@@ -314,6 +311,11 @@ final class QueueCore {
 
   // MARK: Internals
 
+  /// Whether additions need a time stamp under `slack`: only for a `minimumWait` to check.
+  private static func stampsAdditions(for slack: IdleQueue.ScrollingSlack?) -> Bool {
+    (slack?.minimumWait ?? 0) > 0
+  }
+
   /// The cell configuration a task for `cell` at `indexPath` belongs to.
   func binding(of cell: AnyObject, at indexPath: IndexPath) -> CellBinding {
     let record = cells.configuration(of: cell, for: indexPath)
@@ -335,7 +337,7 @@ final class QueueCore {
     if !removed.isEmpty { release(removed) }
     if !list.isEmpty {
       scheduler.setNeedsPass()
-      if let frameClock, !frameClock.isRunning { frameClock.start() }
+      frameClock?.start()
     }
     return IdleTaskHandle(target: handleTarget, seq: seq)
   }
