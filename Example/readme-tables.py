@@ -1,13 +1,25 @@
 #!/usr/bin/env python3
-"""Prints the README's Performance tables from FeedDemo JSON documents.
+"""Prints the README's Performance tables from FeedDemo JSON documents, and checks a new run against them.
 
-    Example/readme-tables.py Example/results.json [second.json ...]
+    Example/readme-tables.py Example/results.json Example/runs/*.json
+    Example/readme-tables.py --verify-readme README.md Example/results.json Example/runs/*.json
+    Example/readme-tables.py --check NEW.json Example/results.json Example/runs/*.json
 
 Each figure is the median of the first document (the committed `Example/results.json`); its [min–max] spans
-the runs of every document given, so that a second full run made on a fresh clone widens the ranges to
-what that run saw too. A figure whose min and max equal its median prints alone. `null` (content never
-complete within the fill timeout) prints as "never" and sorts above every number.
+the runs of every document given (the committed full runs made on fresh clones, `Example/runs/`), so the
+ranges are what this machine showed over all of them. A figure whose min and max equal its median prints
+alone. `null` (content never complete within the fill timeout) prints as "never" and sorts above every number.
+
+`--verify-readme` fails (exit 1) unless the README holds the printed tables verbatim: CI runs it, so the
+README's figures are always the committed documents' figures.
+
+`--check NEW.json` reads a new full run (the README's command with `--json-out NEW.json`) and lists each of
+its medians that falls outside the printed range, compared as printed (rounded to the digits shown); it
+ends with "N of M figures outside". It exits 0 whatever N is: this machine's steal makes a small N normal,
+and the README says how many a fresh run showed.
 """
+import contextlib
+import io
 import json
 import math
 import sys
@@ -61,6 +73,41 @@ def find(items, key, name):
     return next(item for item in items if item[key] == name)
 
 
+def feed_stats(document, profile, rate, name, metric):
+    p = find(document["profiles"], "name", profile)
+    r = find(p["rates"], "refreshHz", rate)
+    return find(r["strategies"], "strategy", name)["metrics"][metric]
+
+
+def throughput_stats(document, mode, rate, name, metric):
+    workload = next(t for t in document["throughput"] if t["mode"] == mode and t["refreshHz"] == rate)
+    return find(workload["strategies"], "strategy", name)["metrics"][metric]
+
+
+def add_task_stats(document, name):
+    return find(document["addTaskCost"]["strategies"], "strategy", name)["nsPerTask"]
+
+
+def figures(first):
+    """Every figure the tables print, as (label, digits, stats of one document)."""
+    for profile in first["profiles"]:
+        rates = [rate["refreshHz"] for rate in profile["rates"]]
+        for entry in profile["rates"][0]["strategies"]:
+            name = entry["strategy"]
+            for metric, _, digits in FEED_COLUMNS:
+                for rate in rates:
+                    label = f"{profile['name']} {rate} Hz {name} {metric}"
+                    yield label, digits, lambda d, p=profile["name"], r=rate, n=name, m=metric: feed_stats(d, p, r, n, m)
+    rates = sorted({t["refreshHz"] for t in first["throughput"]})
+    for name in (s["strategy"] for s in first["throughput"][0]["strategies"]):
+        for mode in ("oneFrame", "batched"):
+            for metric, digits in (("ratioToIdeal", 2), ("droppedFrames", 0)):
+                for rate in rates:
+                    label = f"throughput {mode} {rate} Hz {name} {metric}"
+                    yield label, digits, lambda d, m=mode, r=rate, n=name, x=metric: throughput_stats(d, m, r, n, x)
+        yield f"addTask {name} nsPerTask", 0, lambda d, n=name: add_task_stats(d, n)
+
+
 def feed_tables(documents):
     first = documents[0]
     for profile in first["profiles"]:
@@ -73,14 +120,10 @@ def feed_tables(documents):
             name = entry["strategy"]
             cells = []
             for metric, _, digits in FEED_COLUMNS:
-                per_rate = []
-                for rate in rates:
-                    stats = []
-                    for document in documents:
-                        p = find(document["profiles"], "name", profile["name"])
-                        r = find(p["rates"], "refreshHz", rate)
-                        stats.append(find(r["strategies"], "strategy", name)["metrics"][metric])
-                    per_rate.append(figure(stats, digits))
+                per_rate = [
+                    figure([feed_stats(d, profile["name"], rate, name, metric) for d in documents], digits)
+                    for rate in rates
+                ]
                 cells.append(" / ".join(per_rate))
             print(f"| {NAMES.get(name, name)} | " + " | ".join(cells) + " |")
         print()
@@ -90,6 +133,7 @@ def throughput_table(documents):
     first = documents[0]
     rates = sorted({t["refreshHz"] for t in first["throughput"]})
     label = " / ".join(str(r) for r in rates) + " Hz"
+    print("#### Throughput and enqueue cost\n")
     print(
         f"| Strategy | One frame (20,000 tasks): ratio to ideal {label} | its dropped frames (window + after) {label}"
         f" | Batched (200 per frame): ratio {label} | its dropped frames {label} | `addTask` ns per task (× `Array.append`) |"
@@ -97,11 +141,7 @@ def throughput_table(documents):
     print("|---|---|---|---|---|---|")
 
     def stats(mode, rate, name, metric):
-        out = []
-        for document in documents:
-            workload = next(t for t in document["throughput"] if t["mode"] == mode and t["refreshHz"] == rate)
-            out.append(find(workload["strategies"], "strategy", name)["metrics"][metric])
-        return out
+        return [throughput_stats(d, mode, rate, name, metric) for d in documents]
 
     names = [s["strategy"] for s in first["throughput"][0]["strategies"]]
     for name in names:
@@ -109,21 +149,65 @@ def throughput_table(documents):
         for mode in ("oneFrame", "batched"):
             cells.append(" / ".join(figure(stats(mode, r, name, "ratioToIdeal"), 2) for r in rates))
             cells.append(" / ".join(figure(stats(mode, r, name, "droppedFrames"), 0) for r in rates))
-        costs = [find(d["addTaskCost"]["strategies"], "strategy", name) for d in documents]
-        ratio = costs[0]["ratioToArrayAppend"]
-        cells.append(f"{figure([c['nsPerTask'] for c in costs], 0)} (×{ratio:.0f})")
+        ratio = find(first["addTaskCost"]["strategies"], "strategy", name)["ratioToArrayAppend"]
+        cells.append(f"{figure([add_task_stats(d, name) for d in documents], 0)} (×{ratio:.0f})")
         print(f"| {NAMES.get(name, name)} | " + " | ".join(cells) + " |")
     append = [d["addTaskCost"]["arrayAppendNsPerTask"] for d in documents]
     print(f"\n`Array.append` of the same closure: {figure(append, 1)} ns per task.")
 
 
-def main(paths):
-    documents = [json.load(open(path)) for path in paths]
-    feed_tables(documents)
-    throughput_table(documents)
+def tables(documents):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        feed_tables(documents)
+        throughput_table(documents)
+    return out.getvalue()
+
+
+def check(new, documents):
+    """Lists the new run's medians outside the printed ranges; returns (outside, total)."""
+    outside = total = 0
+    for label, digits, stats in figures(documents[0]):
+        runs = [stats(d) for d in documents]
+        low = text(min(value(s["min"]) for s in runs), digits)
+        high = text(max(value(s["max"]) for s in runs), digits)
+        median = text(stats(new)["median"], digits)
+
+        def number(t):
+            return math.inf if t == "never" else float(t.replace(",", ""))
+
+        total += 1
+        if not number(low) <= number(median) <= number(high):
+            outside += 1
+            print(f"outside: {label}: {median} against [{low}–{high}]")
+    print(f"{outside} of {total} figures outside the printed ranges")
+    return outside, total
+
+
+def main(arguments):
+    if arguments and arguments[0] == "--check":
+        if len(arguments) < 3:
+            sys.exit("usage: readme-tables.py --check NEW.json results.json [more.json ...]")
+        new = json.load(open(arguments[1]))
+        check(new, [json.load(open(path)) for path in arguments[2:]])
+        return
+    if arguments and arguments[0] == "--verify-readme":
+        if len(arguments) < 3:
+            sys.exit("usage: readme-tables.py --verify-readme README.md results.json [more.json ...]")
+        readme = open(arguments[1], encoding="utf-8").read()
+        generated = tables([json.load(open(path)) for path in arguments[2:]])
+        missing = [line for line in generated.splitlines() if line and line not in readme.splitlines()]
+        if generated.strip() not in readme:
+            for line in missing:
+                print(f"readme-tables: not in {arguments[1]}: {line}")
+            sys.exit(f"readme-tables: {arguments[1]} does not hold the tables of {', '.join(arguments[2:])} "
+                     "(regenerate them with Example/readme-tables.py)")
+        print(f"readme-tables: {arguments[1]} holds the tables of {len(arguments) - 2} documents")
+        return
+    if not arguments:
+        sys.exit("usage: readme-tables.py results.json [more.json ...]")
+    print(tables([json.load(open(path)) for path in arguments]), end="")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit("usage: readme-tables.py results.json [more.json ...]")
     main(sys.argv[1:])

@@ -50,6 +50,32 @@ final class ContentRatioTests: XCTestCase {
     }
   }
 
+  /// Each draw keeps the fastest time any measurement saw, so two measurements each slow in a different
+  /// draw (the machine changing speed under them) give the sum of the fast times — not the smaller of two
+  /// slow sums, which a strategy drawing in the machine's fast moments would beat (a ratio below 1 for a
+  /// strategy that drew nothing early).
+  func testEachDrawKeepsItsFastestTimeAcrossMeasurements() {
+    MainActor.assumeIsolated {
+      let model = FeedModel.make(Profile.light.settings, seed: 1)
+      XCTAssertEqual(model.imagesPerRow, 3)
+      // Row 0's three draws, each timed three times: image 0 fast in the first measurement, images 1 and 2
+      // fast in the second.
+      var script: [Double] = [1, 1, 1, 5, 5, 5, 5, 5, 5] + [5, 5, 5, 1, 1, 1, 1, 1, 1]
+      var timed = 0
+      let bound = ContentBound { draw in
+        draw()
+        timed += 1
+        return script.removeFirst()
+      }
+      XCTAssertEqual(bound.milliseconds(model: model, rows: 0...0, version: 0), 11, accuracy: 1e-9)
+      XCTAssertEqual(bound.milliseconds(model: model, rows: 0...0, version: 0), 11, accuracy: 1e-9)
+      XCTAssertEqual(timed, 9, "without a refresh the known minima are summed, nothing is timed again")
+      bound.refresh()
+      XCTAssertEqual(bound.milliseconds(model: model, rows: 0...0, version: 0), 3, accuracy: 1e-9)
+      XCTAssertEqual(timed, 18)
+    }
+  }
+
   /// Reload profile, `sync`: the clock starts immediately *before* the rows are reconfigured, so the draws
   /// `sync` makes inside `cellForRow` count — the content takes about as long as the bound, not 0 ms.
   func testSyncReconfigureIsChargedForItsDraws() {
