@@ -99,8 +99,10 @@ public final class ManualPassDriver {
 
     /// Called by the scheduler; keeps the pass handler. A driver serves one queue.
     func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool) {
-      precondition(
-        self.pass == nil && !isStopped, "IdleWorkTesting: a ManualPassDriver serves one queue; create one per queue")
+      // `fatalError`, not `precondition`: the message must show in optimised test builds too.
+      if self.pass != nil || isStopped {
+        fatalError("IdleWorkTesting: a ManualPassDriver serves one queue; create one per queue")
+      }
       self.pass = pass
     }
 

@@ -132,6 +132,32 @@ final class AsyncPerformTests: XCTestCase {
       XCTAssertEqual(error as? IdleWorkError, .cancelled)
     }
   }
+
+  /// Every other way a pending `perform` leaves the queue unrun also throws `.cancelled`: removing all
+  /// tasks, dropping discardable ones (memory pressure), and a replacing addition with its key.
+  @MainActor
+  func testRemoveAllDropDiscardableAndReplacingThrowCancelled() async {
+    let removals: [(name: String, remove: @MainActor (IdleQueue) -> Void)] = [
+      ("removeAllTasks", { $0.removeAllTasks() }),
+      ("dropDiscardableTasks", { $0.dropDiscardableTasks() }),
+      ("replacesPending", { $0.addTask(key: "k", replacesPending: true) {} }),
+    ]
+    for removal in removals {
+      let (queue, driver) = manualQueue()
+      let call = Task { @MainActor in try await queue.perform(key: "k", discardable: true) { 1 } }
+      await waitUntilQueued(queue)
+      removal.remove(queue)
+      do {
+        _ = try await call.value
+        XCTFail("\(removal.name): expected IdleWorkError.cancelled")
+      } catch {
+        XCTAssertEqual(error as? IdleWorkError, .cancelled, removal.name)
+      }
+      driver.drain()
+      XCTAssertEqual(queue.statistics.cancelled, 1, removal.name)
+      XCTAssertEqual(queue.statistics.executed, removal.name == "replacesPending" ? 1 : 0, removal.name)
+    }
+  }
 }
 
 /// `perform` on the real main run loop: the awaiting task resumes after the idle pass.

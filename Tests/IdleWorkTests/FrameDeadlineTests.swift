@@ -378,8 +378,27 @@ final class FrameDeadlineTests: XCTestCase {
       #if !canImport(UIKit)
         XCTAssertNil(IdleQueue.Configuration.scrollingFeed().frameClockSource, "no display link here")
       #endif
+      XCTAssertEqual(configuration.maximumQueueLength, 128, "three screens of a dense feed")
     }
   }
+
+  #if !canImport(UIKit)
+    /// Without UIKit and without a `frameDeadline` the preset has no frame clock at all: no frame is ever
+    /// known, so nothing runs while scrolling (idle passes still run, time-budgeted).
+    func testThePresetWithNoFrameClockRunsNothingWhileScrolling() {
+      MainActor.assumeIsolated {
+        let driver = ManualPassDriver()
+        let queue = IdleQueue(driver: driver, configuration: .scrollingFeed())
+        var ran = 0
+        queue.addTask(key: 0, estimatedCost: 0.001) { ran += 1 }
+        driver.advance(by: 0.1)
+        driver.runTrackingPass()
+        XCTAssertEqual(ran, 0, "no frame clock: nothing while scrolling")
+        driver.runPass()
+        XCTAssertEqual(ran, 1, "idle: it runs")
+      }
+    }
+  #endif
 
   func testDuringAScrollACostNeverMeasuredIsTriedOnlyFirstInAPassAtAFramesStart() {
     MainActor.assumeIsolated {

@@ -206,6 +206,19 @@ final class ReplacingTests: XCTestCase {
     }
   }
 
+  func testAReplacingTaskAlsoReplacesOneAnotherThreadHandedOver() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      var ran: [String] = []
+      XCTAssertTrue(queue.addTaskFromAnyThread(key: "layout") { ran.append("from another thread") })
+      queue.addTask(key: "layout", replacesPending: true) { ran.append("replacement") }
+      XCTAssertEqual(queue.statistics.cancelled, 1, "the handed-over task is pending, so it is replaced")
+      driver.drain()
+      XCTAssertEqual(ran, ["replacement"], "the replaced task never runs, before or after its replacement")
+      XCTAssertTrue(queue.statistics.isBalanced)
+    }
+  }
+
   func testWithoutReplacingEveryRequestRuns() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()

@@ -93,23 +93,31 @@ final class RunLoopGlueTests: XCTestCase {
     }
   }
 
-  /// The observer runs after Core Animation's commit observer (order 2,000,000) in the same BeforeWaiting.
-  func testTheObserverRunsAfterTheCommitObserver() {
+  /// The observer (order 2,100,000) runs in the same BeforeWaiting after Core Animation's commit observer
+  /// (2,000,000) and UIKit's after-commit handler (2,001,000), and before the autorelease pool's pop
+  /// (`Int32.max`).
+  func testTheObserverRunsAfterTheCommitAndBeforeThePoolPop() {
     MainActor.assumeIsolated {
+      XCTAssertEqual(IdleQueue.observerOrder, 2_100_000)
       var log: [String] = []
-      let commit = CFRunLoopObserverCreateWithHandler(nil, CFRunLoopActivity.beforeWaiting.rawValue, true, 2_000_000) {
-        _, _ in
-        MainActor.assumeIsolated { log.append("commit") }
+      let observers = [("commit", 2_000_000), ("after commit", 2_001_000), ("pool pop", Int(Int32.max))].map {
+        name, order in
+        let observer = CFRunLoopObserverCreateWithHandler(
+          nil, CFRunLoopActivity.beforeWaiting.rawValue, true, CFIndex(order)
+        ) { _, _ in
+          MainActor.assumeIsolated { log.append(name) }
+        }
+        CFRunLoopAddObserver(CFRunLoopGetMain(), observer, cfDefaultMode)
+        return observer
       }
-      CFRunLoopAddObserver(CFRunLoopGetMain(), commit, cfDefaultMode)
-      defer { CFRunLoopObserverInvalidate(commit) }
+      defer { observers.forEach { CFRunLoopObserverInvalidate($0) } }
       let queue = IdleQueue()
       defer { queue.invalidate() }
       queue.addTask(key: 0) { log.append("task") }
-      spin(until: { log.contains("task") }, timeout: 5)
+      spin(until: { log.contains("task") && log.last != "task" }, timeout: 5)
       let task = log.firstIndex(of: "task")!
-      XCTAssertGreaterThan(task, 0)
-      XCTAssertEqual(log[task - 1], "commit", "\(log)")
+      XCTAssertGreaterThan(task, 1)
+      XCTAssertEqual(Array(log[(task - 2)...(task + 1)]), ["commit", "after commit", "task", "pool pop"], "\(log)")
     }
   }
 

@@ -9,10 +9,11 @@ extension IdleQueue {
     /// Run at most this many tasks per pass. Valid range: `1...Int.max`. The default is `.tasks(1)`.
     case tasks(Int)
     /// Keep running tasks in this pass until this many seconds have passed since the pass began
-    /// (`.seconds(0.004)` is 4 ms); at least one runnable task always runs. Valid range: a finite value
-    /// greater than 0.
+    /// (`.seconds(0.004)` is 4 ms). Valid range: a finite value greater than 0.
     ///
-    /// The check happens between tasks, so a pass can exceed the budget by the length of its last task.
+    /// The first runnable task of a pass always starts, unless a frame deadline refuses it. A later one
+    /// starts only if its predicted cost still fits in the budget, so a pass overruns the budget by no more
+    /// than its last task's prediction error.
     case seconds(Double)
 
     /// A description of why this budget is invalid, naming the parameter and its valid range; `nil` if valid.

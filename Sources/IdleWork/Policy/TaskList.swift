@@ -130,6 +130,7 @@ struct TaskList<Payload> {
   /// Removes every pending entry that `state` calls stale, counting them as stale.
   mutating func purgeStale(state: (Payload) -> EntryState) -> [Removal] {
     guard staleCandidates > 0 else { return [] }
+    defer { checkInvariants() }
     // Scan in place; collect sequence numbers first, because taking entries may compact the slots.
     var staleSeqs: [UInt64] = []
     for case let entry? in slots[head...] where entry.canBeStale && state(entry.payload) == .stale {
@@ -143,6 +144,7 @@ struct TaskList<Payload> {
   /// Returns the oldest runnable entry, which stays in its place, dropping the stale entries met on the
   /// way and passing over parked ones (which stay pending).
   mutating func firstRunnable(state: (Payload) -> EntryState) -> (entry: Entry?, skipped: [Removal]) {
+    defer { checkInvariants() }
     var skipped: [Removal] = []
     var index = head
     while index < slots.count {
@@ -164,7 +166,6 @@ struct TaskList<Payload> {
         index = next >= baseSeq ? Int(next - baseSeq) : head
       }
     }
-    checkInvariants()
     return (nil, skipped)
   }
 
@@ -227,12 +228,14 @@ struct TaskList<Payload> {
   mutating func recordAddedAndEvicted(_ n: Int) {
     statistics.added += n
     statistics.evicted += n
+    checkInvariants()
   }
 
   /// Counts tasks that were accepted and cancelled in one step (background additions dropped by invalidate).
   mutating func recordAddedAndCancelled(_ n: Int) {
     statistics.added += n
     statistics.cancelled += n
+    checkInvariants()
   }
 
   mutating func recordPass(duration: UInt64) {

@@ -96,7 +96,12 @@ final class QueueCore {
     key: consuming TaskKey, discardable: Bool, replacesPending: Bool, estimatedCost: TimeInterval?,
     _ task: @escaping @MainActor () -> Void
   ) -> IdleTaskHandle {
-    if replacesPending, !isInvalidated { release(list.cancel(key: key)) }
+    if replacesPending, !isInvalidated {
+      // A same-key task another thread handed over is pending too: take it in first, or it would run after
+      // its replacement.
+      takeInBackgroundTasks()
+      release(list.cancel(key: key))
+    }
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
     return enqueue(key: key, QueuedTask(work: .once(task), estimatedCost: cost), discardable: discardable)
   }
@@ -210,6 +215,9 @@ final class QueueCore {
     guard !isInvalidated, !list.isEmpty else { return false }
     let slack = kind == .tracking ? scrollingSlack : nil
     if kind == .tracking, slack == nil { return false }
+    // The preset with no frame clock at all (no `frameDeadline`, no display link): no frame is ever known,
+    // so nothing runs while scrolling.
+    if kind == .tracking, slack?.followsFrameClock == true, frameClock == nil { return false }
     let driver = scheduler.driver
     let start = driver.nanoseconds
     var own = BudgetMeter(budget, start: start)

@@ -89,6 +89,8 @@ private enum BadInput: String, CaseIterable {
   case negativeEstimatedCost
   case nanEstimatedCostForCell
   case infiniteEstimatedCostForSlice
+  case negativeEstimatedCostForCellSlice
+  case secondQueueOnAManualDriver
   case frameDeadlineReturningNaN
   case frameDeadlineReturningInfinity
 
@@ -116,6 +118,8 @@ private enum BadInput: String, CaseIterable {
     case .negativeEstimatedCost: return ["estimatedCost", "-0.001", "finite", ">= 0"]
     case .nanEstimatedCostForCell: return ["estimatedCost", "nan", "finite", ">= 0"]
     case .infiniteEstimatedCostForSlice: return ["estimatedCost", "inf", "finite", ">= 0"]
+    case .negativeEstimatedCostForCellSlice: return ["estimatedCost", "-1.0", "finite", ">= 0"]
+    case .secondQueueOnAManualDriver: return ["ManualPassDriver serves one queue", "create one per queue"]
     case .frameDeadlineReturningNaN: return ["frameDeadline", "nan", "finite", "or nil"]
     case .frameDeadlineReturningInfinity: return ["frameDeadline", "inf", "finite", "or nil"]
     }
@@ -174,6 +178,14 @@ private enum BadInput: String, CaseIterable {
       IdleQueue(driver: ManualPassDriver()).addTask(for: FakeCell(), at: row(0), estimatedCost: .nan) { _ in }
     case .infiniteEstimatedCostForSlice:
       IdleQueue(driver: ManualPassDriver()).addResumableTask(key: 0, estimatedCost: .infinity) { _ in .done }
+    case .negativeEstimatedCostForCellSlice:
+      IdleQueue(driver: ManualPassDriver()).addResumableTask(for: FakeCell(), at: row(0), estimatedCost: -1) { _, _ in
+        .done
+      }
+    case .secondQueueOnAManualDriver:
+      let driver = ManualPassDriver()
+      let first = IdleQueue(driver: driver)
+      withExtendedLifetime(first) { _ = IdleQueue(driver: driver) }
     case .frameDeadlineReturningNaN, .frameDeadlineReturningInfinity:
       let value: Double = self == .frameDeadlineReturningNaN ? .nan : .infinity
       let driver = ManualPassDriver()

@@ -8,7 +8,7 @@ import XCTest
 /// them on the real main run loop and, at times, cancels by key. Every task must be accounted for: run
 /// exactly once, on the main thread, or cancelled and never run.
 ///
-/// The queue's `maximumQueueLength` is raised to ``IdleQueue/unlimitedQueueLength``: the threads add far
+/// The queue's `maximumQueueLength` is raised to `Int.max` (never evicts): the threads add far
 /// faster than one-task passes drain, so with the default 30 almost every task would be evicted and the
 /// test would say little about running each task exactly once. With no eviction, every task has exactly one
 /// of two fates, which the test checks per task. (Eviction under a flood is covered by `FaultTests`.)
