@@ -7,10 +7,17 @@
 # (noGuard) shows stale executions in the reload profile, and that the known-bad baselines fail the
 # metrics built to catch them — each only where the document holds the data (a strategy, profile or
 # section that was not run is not checked):
-#   sync     droppedFrames > 0 in some profile; throughput oneFrame droppedFramesAfterWindow > 0
-#   dwu      idleWakeupsPerSecond > 0; contentRatio null or > 1; visibleTasksEvicted > 0 in dense;
-#            staleExecutions > 0 in reload
+#   sync     droppedFrames > 0 in some profile; droppedFramesFlingBack > 0 in dense;
+#            throughput oneFrame droppedFramesAfterWindow > 0
+#   dwu      idleWakeupsPerSecond > 0; idleCpuMsPerSecond > sync's; blankCellSeconds > 1; contentRatio null
+#            or > 1; visibleTasksEvicted > 0 in dense; staleExecutions > 0 in reload
 #   runLoopQueue  addTaskCost nsPerTask > 5 × arrayAppendNsPerTask
+# and two consistency checks of the yardsticks themselves:
+#   every strategy's contentRatio in reload >= 0.95, in full runs (every draw there follows the content clock's
+#            start, so a lower ratio means the content bound was measured too high);
+#   a throughput ratioToIdeal > 1.02 only with dropped frames, in full runs (the ideal leaves each commit its
+#            share).
+# A full run's document missing a baseline is reported (its checks skipped).
 # A metric that can no longer fail for the baseline built to fail it is a broken metric, not a good result.
 # Exits non-zero (and names the metric) otherwise.
 set -euo pipefail
@@ -122,6 +129,7 @@ if problems:
     sys.exit("check-json: " + "\n  ".join(["malformed FeedDemo JSON:"] + problems))
 
 # Known-bad baselines: each must fail the metric built to catch it, wherever the data is present.
+BASELINES = {"sync", "dwu", "runLoopQueue"}
 bad = []
 checked = []
 
@@ -154,6 +162,28 @@ for where, e in feed_entries("dwu"):
     ratio = median(e, "contentRatio")
     expect(ratio is None or (is_number(ratio) and ratio > 1), "contentRatio", "dwu", where, ratio,
            "DWU draws one image per wake-up at rest, so it cannot reach the lower bound")
+    blank = median(e, "blankCellSeconds")
+    expect(is_number(blank) and blank > 1, "blankCellSeconds", "dwu", where, blank,
+           "DWU draws nothing while the finger or the fling is in the tracking mode: entering rows stay blank")
+    sync_entry = dict(feed_entries("sync")).get(where)
+    if sync_entry is not None:
+        cpu, base = median(e, "idleCpuMsPerSecond"), median(sync_entry, "idleCpuMsPerSecond")
+        expect(is_number(cpu) and is_number(base) and cpu > base, "idleCpuMsPerSecond", "dwu", where,
+               f"{cpu!r} vs sync {base!r}", "DWU's keep-alive timer must cost idle CPU that sync does not spend")
+for where, e in feed_entries("sync", "dense"):
+    back = median(e, "droppedFramesFlingBack")
+    expect(is_number(back) and back > 0, "droppedFramesFlingBack", "sync", where, back,
+           "drawing in cellForRow during the fling back up must drop frames")
+# The content bound's canary: in `reload` every draw the screen needs happens after the content clock starts
+# (the rows are reconfigured then), so no strategy can beat the bound; a ratio below 1 (5% for the machine's
+# noise) means the bound was measured too high, not that a strategy was fast. Full runs only: `--quick`
+# times the bound's draws in one moment of this machine, whose speed changes by up to 1.5x.
+for strategy in ([] if doc.get("quick") else strategies):
+    for where, e in feed_entries(strategy, "reload"):
+        ratio = median(e, "contentRatio")
+        expect(ratio is None or (is_number(ratio) and ratio >= 0.95), "contentRatio >= bound", f"consistency:{strategy}",
+               where, ratio,
+               "every reconfigured draw happens after the content clock starts: a lower bound cannot be beaten")
 for where, e in feed_entries("dwu", "dense"):
     evicted = median(e, "visibleTasksEvicted")
     expect(is_number(evicted) and evicted > 0, "visibleTasksEvicted", "dwu", where, evicted,
@@ -162,6 +192,16 @@ for where, e in feed_entries("dwu", "reload"):
     stale = median(e, "staleExecutions")
     expect(is_number(stale) and stale > 0, "staleExecutions", "dwu", where, stale,
            "an index-path guard cannot see rows reconfigured in place")
+# The throughput ideal's consistency: it is the most a strategy can run while leaving every frame's commit its
+# share, so only a strategy that took the commit's time (and dropped frames) may exceed it. Full runs only, as
+# above: `--quick` times the ideal's task in one moment.
+for t in ([] if doc.get("quick") else doc["throughput"]):
+    for e in t.get("strategies", []):
+        ratio, drops = median(e, "ratioToIdeal"), median(e, "droppedFrames")
+        if is_number(ratio) and ratio > 1.02:
+            expect(is_number(drops) and drops > 0, "ratioToIdeal above 1 only with drops", f"consistency:{e.get('strategy')}",
+                   f"throughput[{t.get('mode')}@{t.get('refreshHz')}]", f"ratio {ratio!r}, dropped {drops!r}",
+                   "beating the ideal means taking the commits' time")
 for t in doc["throughput"]:
     if t.get("mode") != "oneFrame":
         continue
@@ -180,10 +220,17 @@ if cost is not None:
                    "addTaskCost", f"{ns!r} ns vs Array.append {append!r} ns",
                    "the exclusive-membership scan must cost more than 5 x Array.append")
 if bad:
-    sys.exit("check-json: " + "\n  ".join(["a known-bad baseline passed a metric built to catch it:"] + bad))
+    sys.exit("check-json: " + "\n  ".join(
+        ["a known-bad baseline passed a metric built to catch it, or a yardstick failed its consistency check:"] + bad))
 profiles = [p["name"] for p in doc["profiles"]]
+known_bad = sorted(set(c for c in checked if c.split()[0] in BASELINES))
+consistency = [c for c in checked if c.split()[0] not in BASELINES]
 print(f"check-json: ok ({len(profiles)} profiles {profiles}, {len(strategies)} strategies, "
       f"{len(doc['throughput'])} throughput workloads, addTaskCost {'present' if cost else 'absent'}; "
-      f"known-bad checks passed: {', '.join(sorted(set(checked))) or 'none applicable'})")
+      f"known-bad checks passed: {', '.join(known_bad) or 'none applicable'}; "
+      f"consistency checks passed: {len(consistency)})")
+missing = sorted(BASELINES - set(strategies))
+if missing and not doc.get("quick"):
+    print(f"check-json: baselines not in this document, their known-bad checks skipped: {', '.join(missing)}")
 PY
 python3 -c "$program" "$input"

@@ -27,13 +27,16 @@ struct Benchmark {
     var feedRuns: [String: [ScenarioResult]] = [:]
     var throughputRuns: [String: [ThroughputResult]] = [:]
     for run in 1...options.runs {
+      // Each round runs the strategies in another order (rotated by a third of the list per round), so no
+      // strategy always runs first after the bound's measurement, or last, in every round.
+      let strategies = Self.rotated(options.strategies, round: run - 1)
       for profile in options.profiles {
         for hz in options.refreshRates {
           // The bound's draws are timed again before every profile and rate (~0.2–0.6 s): each draw keeps
           // its fastest time over the whole benchmark, not one moment's (``ContentBound``).
           bound.refresh()
           runner.prepareBound(for: profile)
-          for kind in options.strategies {
+          for kind in strategies {
             let begin = Clock.now
             let result = runner.run(kind, profile: profile, refreshHz: hz)
             feedRuns["\(profile.rawValue)/\(hz)/\(kind.rawValue)", default: []].append(result)
@@ -49,12 +52,13 @@ struct Benchmark {
         }
       }
       if !options.skipThroughput {
-        // The ideal's task cost, re-measured each round like the content bound; the smallest is kept.
-        workload.taskNanos = min(
-          workload.taskNanos, ThroughputWorkload.isolatedTaskNanos(iterations: workload.taskIterations))
         for hz in options.refreshRates {
+          // The ideal's task cost, re-measured before each rate of each round like the content bound; the
+          // smallest is kept.
+          workload.taskNanos = min(
+            workload.taskNanos, ThroughputWorkload.isolatedTaskNanos(iterations: workload.taskIterations))
           for mode in ThroughputMode.allCases {
-            for kind in options.strategies {
+            for kind in strategies {
               let result = workload.run(kind, mode: mode, refreshHz: hz)
               throughputRuns["\(mode.rawValue)/\(hz)/\(kind.rawValue)", default: []].append(result)
               progress(
@@ -117,6 +121,14 @@ struct Benchmark {
       command: command, options: options, settings: settings, machine: MachineInfo.current(),
       imageDrawMs: imageDrawMs, feed: feed, throughput: throughput, enqueue: enqueue, arrayAppend: arrayAppend,
       elapsedSeconds: Double(Clock.now - started) / 1e9)
+  }
+
+  /// `strategies` rotated left by a third of their count per round (round 0: as given), so that over three
+  /// rounds each strategy runs early, in the middle and late.
+  nonisolated static func rotated(_ strategies: [StrategyKind], round: Int) -> [StrategyKind] {
+    guard !strategies.isEmpty else { return [] }
+    let shift = (round * max(1, strategies.count / 3)) % strategies.count
+    return Array(strategies[shift...] + strategies[..<shift])
   }
 
   /// Median time of one image rasterisation on this machine (also warms the code up).

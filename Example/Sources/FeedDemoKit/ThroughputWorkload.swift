@@ -10,7 +10,7 @@ struct ThroughputWorkload {
   /// Kernel iterations of one task (calibrated to `settings.throughputTaskMicroseconds`).
   let taskIterations: Int
   /// One task's cost measured in isolation (``isolatedTaskNanos(iterations:)``), the basis of every
-  /// strategy's ideal; the benchmark re-measures it each round and keeps the smallest.
+  /// strategy's ideal; the benchmark re-measures it before each rate of each round and keeps the smallest.
   var taskNanos: UInt64
 
   /// Creates the workload, measuring the task's isolated cost once.
