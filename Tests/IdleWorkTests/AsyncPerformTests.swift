@@ -50,6 +50,42 @@ final class AsyncPerformTests: XCTestCase {
     }
   }
 
+  /// Cancelled from another thread: the caller resumes with `CancellationError`, and whichever reaches the
+  /// main thread first — the removal sent through the main queue, or a pass — the work never starts (the
+  /// claim is checked under the waiter's lock just before it would run).
+  @MainActor
+  func testCancelledFromAnotherThreadTheWorkNeverStarts() async {
+    let (queue, driver) = manualQueue()
+    let started = LockedBox(false)
+    let call = Task { @MainActor in
+      try await queue.perform(key: "k") {
+        started.value = true
+        return 1
+      }
+    }
+    await waitUntilQueued(queue)
+    let cancelledOffMain = LockedBox(false)
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      DispatchQueue.global().async {
+        cancelledOffMain.value = !Thread.isMainThread
+        call.cancel()
+        done.resume()
+      }
+    }
+    XCTAssertTrue(cancelledOffMain.value)
+    driver.runPass()
+    XCTAssertFalse(started.value, "the work started after its caller was cancelled")
+    XCTAssertEqual(queue.statistics.cancelled, 1)
+    XCTAssertEqual(queue.statistics.executed, 0)
+    do {
+      _ = try await call.value
+      XCTFail("expected CancellationError")
+    } catch {
+      XCTAssertTrue(error is CancellationError, "\(error)")
+    }
+    XCTAssertTrue(queue.statistics.isBalanced)
+  }
+
   @MainActor
   func testPerformRethrowsTheClosuresError() async {
     struct Boom: Error {}
