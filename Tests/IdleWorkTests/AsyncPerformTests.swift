@@ -8,6 +8,20 @@ import XCTest
 /// Async XCTest methods cannot spin the main run loop on Linux (GUIDE.md §2), so these tests use the manual
 /// driver: the awaiting child task is started, the test yields until its task is queued, then steps passes.
 final class AsyncPerformTests: XCTestCase {
+  /// Starts a `perform` with key "k" whose work records that it started, and waits until it is queued.
+  @MainActor
+  private func performRecordingStart(on queue: IdleQueue) async -> (Task<Int, any Error>, LockedBox<Bool>) {
+    let started = LockedBox(false)
+    let call = Task { @MainActor in
+      try await queue.perform(key: "k") {
+        started.value = true
+        return 1
+      }
+    }
+    await waitUntilQueued(queue)
+    return (call, started)
+  }
+
   @MainActor
   private func waitUntilQueued(_ queue: IdleQueue, count: Int = 1) async {
     for _ in 0..<10_000 where queue.statistics.added < count { await Task.yield() }
@@ -29,14 +43,7 @@ final class AsyncPerformTests: XCTestCase {
   @MainActor
   func testOnceTheCallerIsCancelledTheWorkNeverStartsEvenIfAPassComesFirst() async {
     let (queue, driver) = manualQueue()
-    let started = LockedBox(false)
-    let call = Task { @MainActor in
-      try await queue.perform(key: "k") {
-        started.value = true
-        return 1
-      }
-    }
-    await waitUntilQueued(queue)
+    let (call, started) = await performRecordingStart(on: queue)
     call.cancel()
     driver.runPass()  // at once: no main-actor hop has had a chance to run in between
     XCTAssertFalse(started.value, "the work started after its caller was cancelled")
@@ -56,14 +63,7 @@ final class AsyncPerformTests: XCTestCase {
   @MainActor
   func testCancelledFromAnotherThreadTheWorkNeverStarts() async {
     let (queue, driver) = manualQueue()
-    let started = LockedBox(false)
-    let call = Task { @MainActor in
-      try await queue.perform(key: "k") {
-        started.value = true
-        return 1
-      }
-    }
-    await waitUntilQueued(queue)
+    let (call, started) = await performRecordingStart(on: queue)
     let cancelledOffMain = LockedBox(false)
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
       DispatchQueue.global().async {
