@@ -63,6 +63,26 @@ final class RunLoopGlueTests: XCTestCase {
     }
   }
 
+  /// Nor does a queue holding only an off-screen cell's waiting task: it is pending, and asks for no pass.
+  func testTheLoopSleepsWhenOnlyOffScreenCellsTasksArePending() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue()
+      defer { queue.invalidate() }
+      let cell = FakeCell()
+      var ran = 0
+      queue.addTask(for: cell, at: row(7)) { _ in ran += 1 }
+      queue.cellDidEndDisplaying(cell, at: row(7))
+      let counter = PassCounter()
+      defer { counter.remove() }
+      CFRunLoopRunInMode(cfDefaultMode, 0.5, false)
+      XCTAssertLessThanOrEqual(counter.count, 3, "a parked task must let the loop sleep (DWU's timer: 5 here)")
+      XCTAssertEqual(ran, 0)
+      XCTAssertEqual(queue.pendingTaskCount, 1)
+      queue.cellWillDisplay(cell, at: row(7))
+      spin(until: { ran == 1 }, timeout: 5)
+    }
+  }
+
   /// Default mode only: nothing runs while the loop runs in another mode (a scroll being tracked).
   func testNothingRunsOutsideTheDefaultMode() {
     MainActor.assumeIsolated {
