@@ -6,6 +6,20 @@ import XCTest
 /// An app's unit test, written against the public API only (no `@testable`): `IdleWorkTesting` keeps
 /// working for apps although the pass-driver protocol is not public.
 final class PublicUsageTests: XCTestCase {
+  /// The clock example of the "Testing code that uses IdleWork" article, as written there.
+  func testTheTestingArticlesClockExample() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: IdleQueue.Configuration(budget: .seconds(0.004)))
+      for i in 0..<10 {
+        queue.addTask(key: i) { driver.advance(by: 0.0015) }
+      }
+      driver.runPass()
+      // Started at 0 and 1.5 ms; a third, predicted to end at 4.5 ms, waits.
+      XCTAssertEqual(queue.statistics.executed, 2)
+    }
+  }
+
   func testAnAppStepsItsQueueByHand() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
