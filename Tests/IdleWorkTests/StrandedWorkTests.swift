@@ -66,6 +66,31 @@ final class StrandedWorkTests: XCTestCase {
     }
   }
 
+  /// The same after a tracking pass (during a scroll) that ran a task: a tracking pass asks for no other,
+  /// but the loop still turns once more for the commit.
+  func testTheLoopTurnsOnceMoreAfterATrackingPassThatRanATask() {
+    MainActor.assumeIsolated {
+      let tracking = RunLoop.Mode("IdleWorkTests.StrandedTracking")
+      var configuration = IdleQueue.Configuration()
+      configuration.scrollingSlack = IdleQueue.ScrollingSlack(
+        minimumWait: 0, minimumFrameSlack: 0.002, trackingModes: [tracking]
+      ) { 0.010 }
+      let queue = IdleQueue(configuration: configuration)
+      defer { queue.invalidate() }
+      var ran = false
+      queue.addTask(key: 0) { ran = true }
+      // A timer far off keeps the mode from being empty without waking the loop.
+      let keepMode = addTimer(every: 60, mode: tracking) {}
+      defer { CFRunLoopTimerInvalidate(keepMode) }
+      let counter = PassCounter(modes: [cfMode(tracking)])
+      defer { counter.remove() }
+      CFRunLoopRunInMode(cfMode(tracking), 0.3, false)
+      XCTAssertTrue(ran, "the tracking pass ran the task")
+      XCTAssertGreaterThanOrEqual(counter.count, 2, "the pass that ran the task, then one more turn")
+      XCTAssertLessThanOrEqual(counter.count, 4, "then the loop sleeps")
+    }
+  }
+
   /// A timer that fell due while a task ran (a display link's next frame) is served before the next pass:
   /// the queue does not wake the loop ahead of it.
   func testATimerThatFellDueDuringATaskRunsBeforeTheNextTask() {
