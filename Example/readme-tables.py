@@ -164,6 +164,11 @@ def tables(documents):
     return out.getvalue()
 
 
+def number(shown):
+    """The value of a figure as printed ("never" is above every number)."""
+    return math.inf if shown == "never" else float(shown.replace(",", ""))
+
+
 def check(new, documents):
     """Lists the new run's medians outside the printed ranges; returns (outside, total)."""
     outside = total = 0
@@ -172,10 +177,6 @@ def check(new, documents):
         low = text(min(value(s["min"]) for s in runs), digits)
         high = text(max(value(s["max"]) for s in runs), digits)
         median = text(stats(new)["median"], digits)
-
-        def number(t):
-            return math.inf if t == "never" else float(t.replace(",", ""))
-
         total += 1
         if not number(low) <= number(median) <= number(high):
             outside += 1

@@ -22,6 +22,23 @@ final class AsyncPerformTests: XCTestCase {
     return (call, started)
   }
 
+  /// A cancelled `perform` after a pass: its work never started, it counts as cancelled, and its caller got
+  /// `CancellationError`.
+  @MainActor
+  private func assertCancelledBeforeStarting(
+    _ call: Task<Int, any Error>, started: LockedBox<Bool>, queue: IdleQueue
+  ) async {
+    XCTAssertFalse(started.value, "the work started after its caller was cancelled")
+    XCTAssertEqual(queue.statistics.cancelled, 1)
+    XCTAssertEqual(queue.statistics.executed, 0)
+    do {
+      _ = try await call.value
+      XCTFail("expected CancellationError")
+    } catch {
+      XCTAssertTrue(error is CancellationError, "\(error)")
+    }
+  }
+
   @MainActor
   private func waitUntilQueued(_ queue: IdleQueue, count: Int = 1) async {
     for _ in 0..<10_000 where queue.statistics.added < count { await Task.yield() }
@@ -46,15 +63,7 @@ final class AsyncPerformTests: XCTestCase {
     let (call, started) = await performRecordingStart(on: queue)
     call.cancel()
     driver.runPass()  // at once: no main-actor hop has had a chance to run in between
-    XCTAssertFalse(started.value, "the work started after its caller was cancelled")
-    XCTAssertEqual(queue.statistics.cancelled, 1)
-    XCTAssertEqual(queue.statistics.executed, 0)
-    do {
-      _ = try await call.value
-      XCTFail("expected CancellationError")
-    } catch {
-      XCTAssertTrue(error is CancellationError, "\(error)")
-    }
+    await assertCancelledBeforeStarting(call, started: started, queue: queue)
   }
 
   /// Cancelled from another thread: the caller resumes with `CancellationError`, and whichever reaches the
@@ -74,15 +83,7 @@ final class AsyncPerformTests: XCTestCase {
     }
     XCTAssertTrue(cancelledOffMain.value)
     driver.runPass()
-    XCTAssertFalse(started.value, "the work started after its caller was cancelled")
-    XCTAssertEqual(queue.statistics.cancelled, 1)
-    XCTAssertEqual(queue.statistics.executed, 0)
-    do {
-      _ = try await call.value
-      XCTFail("expected CancellationError")
-    } catch {
-      XCTAssertTrue(error is CancellationError, "\(error)")
-    }
+    await assertCancelledBeforeStarting(call, started: started, queue: queue)
     XCTAssertTrue(queue.statistics.isBalanced)
   }
 

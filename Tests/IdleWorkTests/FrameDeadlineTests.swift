@@ -31,6 +31,16 @@ final class FrameDeadlineTests: XCTestCase {
     return (queue, driver, frames)
   }
 
+  /// The `.scrollingFeed` preset on the manual driver, its frame clock a ``Frames`` the test moves (no frame
+  /// pending at first).
+  @MainActor
+  static func feedQueue() -> (IdleQueue, ManualPassDriver, Frames) {
+    let driver = ManualPassDriver()
+    let frames = Frames(driver, deadline: nil)
+    let queue = IdleQueue(driver: driver, configuration: .scrollingFeed(frameDeadline: { frames.timeLeft }))
+    return (queue, driver, frames)
+  }
+
   // MARK: 3. Admit only what fits
 
   func testATaskWhosePredictedCostExceedsTheTimeLeftDoesNotStart() {
@@ -402,13 +412,7 @@ final class FrameDeadlineTests: XCTestCase {
 
   func testDuringAScrollACostNeverMeasuredIsTriedOnlyFirstInAPassAtAFramesStart() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      var deadline: TimeInterval? = nil
-      let queue = IdleQueue(
-        driver: driver,
-        configuration: .scrollingFeed(frameDeadline: {
-          MainActor.assumeIsolated { deadline.map { $0 - driver.now } }
-        }))
+      let (queue, driver, frames) = Self.feedQueue()
       var ran: [Int] = []
       @MainActor func addDraw(_ i: Int) {
         queue.addTask(key: i) {
@@ -419,24 +423,24 @@ final class FrameDeadlineTests: XCTestCase {
       // The clock learns the frame's length (the most time left it has read): 16 ms. (A slice: its
       // measured cost teaches the slices' prediction, not the tasks'.)
       queue.addResumableTask(key: -1, estimatedCost: 0.001) { _ in .done }
-      deadline = driver.now + 0.016
+      frames.deadline = driver.now + 0.016
       driver.runTrackingPass()
       addDraw(0)
       addDraw(1)
       addDraw(2)
-      deadline = driver.now + 0.007
+      frames.deadline = driver.now + 0.007
       driver.runTrackingPass()
       XCTAssertEqual(ran, [], "never measured: not gambled with less than half the frame left (7 of 16 ms)")
-      deadline = driver.now + 0.008
+      frames.deadline = driver.now + 0.008
       driver.runTrackingPass()
       XCTAssertEqual(ran, [0], "first in a pass with half the frame left: tried once, and measured (6 ms)")
-      deadline = driver.now + 0.0075
+      frames.deadline = driver.now + 0.0075
       driver.runTrackingPass()
       XCTAssertEqual(ran, [0, 1], "now known: 6 ms + 1 ms margin fits in 7.5 ms, and nothing more does")
-      deadline = driver.now + 0.004
+      frames.deadline = driver.now + 0.004
       driver.runTrackingPass()
       XCTAssertEqual(ran, [0, 1], "6 ms does not fit in 4 ms")
-      deadline = nil
+      frames.deadline = nil
       driver.runPass()
       XCTAssertEqual(ran, [0, 1, 2], "idle, no frame pending: it runs")
     }
@@ -444,16 +448,10 @@ final class FrameDeadlineTests: XCTestCase {
 
   func testDuringAScrollAKnownNeverFittingTaskWaitsForAnIdlePass() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      var deadline: TimeInterval? = nil
-      let queue = IdleQueue(
-        driver: driver,
-        configuration: .scrollingFeed(frameDeadline: {
-          MainActor.assumeIsolated { deadline.map { $0 - driver.now } }
-        }))
+      let (queue, driver, frames) = Self.feedQueue()
       var ran = 0
       queue.addTask(key: 0, estimatedCost: 0.020) { ran += 1 }
-      deadline = driver.now + 0.016
+      frames.deadline = driver.now + 0.016
       driver.runTrackingPass()
       XCTAssertEqual(ran, 0, "20 ms never fits a 16 ms frame: not during a scroll, even at the frame's start")
       driver.runPass()
