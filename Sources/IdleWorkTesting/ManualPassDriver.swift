@@ -49,11 +49,15 @@ public final class ManualPassDriver {
   public init() {}
 
   /// Moves the clock forward by `seconds` (finite, `>= 0`; anything else stops the test with a message).
+  /// The clock stops at 2⁶³ nanoseconds (292 years): a larger advance takes it there.
   public func advance(by seconds: TimeInterval) {
     if !(seconds.isFinite && seconds >= 0) {
       fatalError("IdleWorkTesting: advance(by: \(seconds)) is invalid: it must be finite and >= 0")
     }
-    core.nanoseconds += UInt64((seconds * 1e9).rounded())
+    let limit = UInt64(Int64.max)
+    let step = (seconds * 1e9).rounded()
+    core.nanoseconds =
+      step >= Double(limit - core.nanoseconds) ? limit : min(limit, core.nanoseconds + UInt64(step))
   }
 
   /// Runs one idle pass now, as the run loop does before sleeping in the default mode. Returns `false`,

@@ -1,8 +1,11 @@
 /// Predicts how long the next task (or slice) will take, from how long earlier ones took.
 ///
-/// An exponentially weighted moving average of measured durations, kept separately for one-shot tasks and
-/// for resumable slices (the two kinds a queue can tell apart for free: slices of one job are alike, and a
-/// draw is not a slice). A caller's `estimatedCost` wins over the average. Before any measurement the
+/// An exponentially weighted moving average of measured durations, kept separately for one-shot tasks,
+/// one-shot cell tasks and resumable slices (the kinds a queue can tell apart for free: slices of one job
+/// are alike, a draw is not a slice, and a cell's draw is not the app's bookkeeping task — one tiny measured
+/// keyed task must not make a never-measured draw look known and cheap during a scroll). Tasks of one kind
+/// share one average: give `estimatedCost` to a task that costs far more or less than its kind's others.
+/// A caller's `estimatedCost` wins over the average. Before any measurement the
 /// prediction is 0: the queue knows nothing, and admits the task as it did before it predicted anything.
 ///
 /// A slice that reads `timeRemaining` sizes itself to the time left (steps while they fit), so the whole
@@ -14,26 +17,39 @@
 struct CostPredictor {
   /// The kinds of work predicted separately.
   enum Kind: Int {
+    /// A one-shot task added by key (or from another thread, or by `perform`).
     case task = 0
+    /// A resumable task's slice.
     case slice = 1
+    /// A one-shot task bound to a cell.
+    case cellTask = 2
   }
 
   /// The weight of the newest measurement: 1/4 follows a change within a few tasks, yet one outlier moves
   /// the prediction by only a quarter of its excess.
   static let weight = 0.25
 
-  private var averages: (task: Double?, slice: Double?) = (nil, nil)
+  private var task: Double?
+  private var slice: Double?
+  private var cellTask: Double?
+
+  private func average(_ kind: Kind) -> Double? {
+    switch kind {
+    case .task: return task
+    case .slice: return slice
+    case .cellTask: return cellTask
+    }
+  }
 
   /// The prediction for the next task of `kind`, in nanoseconds; `estimate` (the caller's) wins.
   func predict(_ kind: Kind, estimate: UInt64?) -> UInt64 {
     if let estimate { return estimate }
-    let average = kind == .task ? averages.task : averages.slice
-    return average.map { UInt64($0.rounded()) } ?? 0
+    return average(kind).map { UInt64(min($0.rounded(), Double(UInt64.max / 4))) } ?? 0
   }
 
   /// Whether a task of `kind` has a prediction: the caller's estimate, or at least one measurement.
   func knows(_ kind: Kind, estimate: UInt64?) -> Bool {
-    estimate != nil || (kind == .task ? averages.task : averages.slice) != nil
+    estimate != nil || average(kind) != nil
   }
 
   /// Records that a task of `kind` took `duration` nanoseconds.
@@ -41,8 +57,9 @@ struct CostPredictor {
     let measured = Double(duration)
     func blend(_ old: Double?) -> Double { old.map { $0 + Self.weight * (measured - $0) } ?? measured }
     switch kind {
-    case .task: averages.task = blend(averages.task)
-    case .slice: averages.slice = blend(averages.slice)
+    case .task: task = blend(task)
+    case .slice: slice = blend(slice)
+    case .cellTask: cellTask = blend(cellTask)
     }
   }
 }

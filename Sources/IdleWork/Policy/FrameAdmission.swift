@@ -35,17 +35,27 @@ enum FrameAdmission {
 
   /// - Parameters:
   ///   - predicted: the task's predicted cost.
-  ///   - timeLeft: time until the frame must be committed; `nil` when no frame is pending. May be negative
-  ///     (the deadline has passed).
-  ///   - frameLength: the length of a whole frame (as the clock reports it, or the most time left seen).
+  ///   - timeLeft: time until the frame must be committed; `nil` when no frame is pending. (A passed
+  ///     deadline never reaches this: ``FrameClock`` reports it as ``FrameReading/late(retryIn:)``.)
+  ///   - frameLength: the length of a whole frame (as the clock reports it, or as ``FrameClock`` estimates it).
   ///   - isFirstInPass: whether no task has run yet in this pass.
   static func decide(predicted: UInt64, timeLeft: Int64?, frameLength: UInt64, isFirstInPass: Bool) -> Decision {
     guard let timeLeft else { return .start }
-    let needed = predicted.addingReportingOverflow(margin(forPredicted: predicted))
-    let need = needed.overflow ? UInt64.max : needed.partialValue
+    let need = needed(predicted)
     let left = UInt64(clamping: timeLeft)
     if need <= left { return .start }
     if need > frameLength, isFirstInPass, left >= frameLength / 2, left > 0 { return .start }
     return .wait(left)
+  }
+
+  /// Whether a task predicted to take `predicted` nanoseconds, with its margin, is longer than a whole frame.
+  static func neverFits(predicted: UInt64, frameLength: UInt64) -> Bool {
+    needed(predicted) > frameLength
+  }
+
+  /// The prediction plus its margin, saturating.
+  private static func needed(_ predicted: UInt64) -> UInt64 {
+    let needed = predicted.addingReportingOverflow(margin(forPredicted: predicted))
+    return needed.overflow ? UInt64.max : needed.partialValue
   }
 }

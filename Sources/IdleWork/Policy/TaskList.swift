@@ -7,6 +7,10 @@ enum EntryState: Sendable, Hashable {
   /// Not now: its cell is off screen (`didEndDisplaying`). It stays pending, keeps its place, is passed
   /// over by passes and is the first evicted after stale entries.
   case parked
+  /// It never will: it was cancelled on another thread (an awaiting `perform` whose caller was cancelled)
+  /// and its removal has not reached the main thread yet. It leaves the list, counted as cancelled —
+  /// also when an overflow meets it first.
+  case withdrawn
 }
 
 /// How a task left the queue.
@@ -42,7 +46,8 @@ struct TaskList<Payload> {
     let seq: UInt64
     let key: TaskKey
     var payload: Payload
-    /// Whether `state` must be consulted for this entry (cell-bound tasks only).
+    /// Whether `state` must be consulted for this entry (cell-bound tasks, and `perform`'s, which another
+    /// thread may withdraw).
     let canBeStale: Bool
     /// Whether a memory-pressure purge may drop it.
     let isDiscardable: Bool
@@ -80,6 +85,9 @@ struct TaskList<Payload> {
   /// The oldest pending entry.
   var first: Entry? { head < slots.count ? slots[head] : nil }
 
+  /// The sequence number the next appended entry gets: entries numbered from here on were appended later.
+  var nextSequenceNumber: UInt64 { nextSeq }
+
   /// Whether an entry with this sequence number is still pending.
   func contains(_ seq: UInt64) -> Bool { slotIndex(seq).map { slots[$0] != nil } ?? false }
 
@@ -109,7 +117,7 @@ struct TaskList<Payload> {
     return (seq, removed)
   }
 
-  /// Brings the list back within `capacity`: first every stale entry goes, then the oldest parked ones
+  /// Brings the list back within `capacity`: first every stale (and withdrawn) entry goes, then the oldest parked ones
   /// (their cells are off screen), then the oldest.
   mutating func trim(state: (Payload) -> EntryState) -> [Removal] {
     guard count > capacity else { return [] }
@@ -127,46 +135,64 @@ struct TaskList<Payload> {
     return removed
   }
 
-  /// Removes every pending entry that `state` calls stale, counting them as stale.
+  /// Removes every pending entry that `state` calls stale (counted as stale) or withdrawn (counted as
+  /// cancelled).
   mutating func purgeStale(state: (Payload) -> EntryState) -> [Removal] {
     guard staleCandidates > 0 else { return [] }
     defer { checkInvariants() }
     // Scan in place; collect sequence numbers first, because taking entries may compact the slots.
-    var staleSeqs: [UInt64] = []
-    for case let entry? in slots[head...] where entry.canBeStale && state(entry.payload) == .stale {
-      staleSeqs.append(entry.seq)
+    var leaving: [(UInt64, EntryState)] = []
+    for case let entry? in slots[head...] where entry.canBeStale {
+      let entryState = state(entry.payload)
+      if entryState == .stale || entryState == .withdrawn { leaving.append((entry.seq, entryState)) }
     }
-    let removed = staleSeqs.compactMap { take($0).map { Removal(entry: $0, fate: .stale) } }
-    statistics.skippedAsStale += removed.count
-    return removed
+    return leaving.compactMap { seq, entryState in
+      guard let entry = take(seq) else { return nil }
+      return leave(entry, entryState)
+    }
   }
 
-  /// Returns the oldest runnable entry, which stays in its place, dropping the stale entries met on the
-  /// way and passing over parked ones (which stay pending).
-  mutating func firstRunnable(state: (Payload) -> EntryState) -> (entry: Entry?, skipped: [Removal]) {
+  /// Returns the oldest runnable entry numbered from `start` (from the head if `nil`) and below `horizon`,
+  /// which stays in its place, dropping the stale and withdrawn entries met on the way and passing over
+  /// parked ones (which stay pending). `reachedHorizon` tells that the scan stopped at an entry numbered
+  /// `horizon` or later (appended after the pass began) rather than at the end of the list.
+  mutating func firstRunnable(
+    from start: UInt64? = nil, below horizon: UInt64 = .max, state: (Payload) -> EntryState
+  ) -> (entry: Entry?, skipped: [Removal], reachedHorizon: Bool) {
     defer { checkInvariants() }
     var skipped: [Removal] = []
-    var index = head
+    var index = start.map { $0 >= baseSeq ? max(head, Int(clamping: $0 - baseSeq)) : head } ?? head
     while index < slots.count {
       guard let candidate = slots[index] else {
         index += 1
         continue
       }
-      guard candidate.canBeStale else { return (candidate, skipped) }
-      switch state(candidate.payload) {
+      if candidate.seq >= horizon { return (nil, skipped, true) }
+      guard candidate.canBeStale else { return (candidate, skipped, false) }
+      let candidateState = state(candidate.payload)
+      switch candidateState {
       case .runnable:
-        return (candidate, skipped)
+        return (candidate, skipped, false)
       case .parked:
         index += 1
-      case .stale:
-        skipped.append(Removal(entry: take(candidate.seq)!, fate: .stale))
-        statistics.skippedAsStale += 1
+      case .stale, .withdrawn:
+        skipped.append(leave(take(candidate.seq)!, candidateState))
         // Taking may compact the ring: find the next position again from the sequence number.
         let next = candidate.seq + 1
         index = next >= baseSeq ? Int(next - baseSeq) : head
       }
     }
-    return (nil, skipped)
+    return (nil, skipped, false)
+  }
+
+  /// Counts an entry taken because `state` says it is stale or withdrawn.
+  private mutating func leave(_ entry: Entry, _ state: EntryState) -> Removal {
+    if state == .withdrawn {
+      statistics.cancelled += 1
+      return Removal(entry: entry, fate: .cancelled)
+    }
+    statistics.skippedAsStale += 1
+    return Removal(entry: entry, fate: .stale)
   }
 
   /// Takes a one-shot entry out of the list just before it runs, counting it as executed. Taking it first

@@ -14,8 +14,8 @@ protocol FrameClockSource: AnyObject {
   func stop()
   /// Seconds until the next frame must be committed, or `nil` if no frame is pending.
   func timeUntilDeadline() -> TimeInterval?
-  /// The length of a whole frame in seconds, if the source knows it; otherwise the queue takes the most
-  /// time left it has seen.
+  /// The length of a whole frame in seconds, if the source knows it; otherwise the queue estimates it from
+  /// the time left it reads (see ``FrameClock/frameLength``).
   var frameDuration: TimeInterval? { get }
 }
 
@@ -34,13 +34,32 @@ final class ClosureFrameClockSource: FrameClockSource {
   var frameDuration: TimeInterval? { nil }
 }
 
-/// A queue's frame clock: its source, whether it is running, and the frame length learnt so far.
+/// A queue's frame clock: its source, whether it is running, the frame length it follows and whether its
+/// deadline has gone stale.
+///
+/// - **Frame length.** The source's own (a display link's `targetTimestamp - timestamp`) when it gives
+///   one; otherwise the longest time left read in each of the last ``recentFrames`` frames (a frame is
+///   one deadline), so the length follows the rate the display runs at now: after a switch from 60 Hz to
+///   120 Hz (ProMotion) the 60 Hz frames are forgotten four frames later.
+/// - **A passed deadline.** Right after a vsync the deadline has passed until the display link's callback
+///   moves it on; a pass then waits (``FrameReading/late(retryIn:)``) instead of spinning. A deadline
+///   still passed ``staleAfter(frameLength:)`` after it was first seen passed means the clock has stopped
+///   (a display link that no longer ticks, the app in the background): the reading is
+///   ``FrameReading/noFrame``, as with no frame clock, until a frame is pending again.
 @MainActor
 final class FrameClock {
+  /// Frames whose longest time left make up the estimated frame length.
+  static let recentFrames = 4
+  /// Two readings belong to the same frame when their deadlines differ by at most this (0.5 ms): the
+  /// deadline is `now + timeLeft`, two clocks read a few microseconds apart.
+  static let sameFrameTolerance: UInt64 = 500_000
+
   let source: any FrameClockSource
   private(set) var isRunning = false
-  /// The most time left ever read, in nanoseconds: a whole frame, once a pass has come at a frame's start.
-  private var longestTimeLeft: UInt64 = 0
+  /// The last frames' deadlines and the longest time left read in each, newest last.
+  private var frames: [(deadline: UInt64, longest: UInt64)] = []
+  /// When a passed deadline was first read, since the last reading with time left (or none).
+  private var passedSince: UInt64?
 
   init(source: any FrameClockSource) {
     self.source = source
@@ -58,19 +77,76 @@ final class FrameClock {
     source.stop()
   }
 
-  /// Nanoseconds until the deadline (negative once it has passed), or `nil` with no frame pending.
-  /// A value that is not a number, or infinite, stops the program with a message naming the parameter.
+  /// Reads the source at `now` (the driver's clock, nanoseconds). A value that is not a number, or
+  /// infinite, stops the program with a message naming the parameter; a huge finite one is clamped.
+  func read(now: UInt64) -> FrameReading {
+    guard let seconds = source.timeUntilDeadline() else {
+      passedSince = nil
+      return .noFrame
+    }
+    Validation.require(Validation.frameDeadlineFailure(seconds))
+    let left = Self.nanoseconds(seconds)
+    if left > 0 {
+      passedSince = nil
+      note(deadline: now &+ UInt64(left), timeLeft: UInt64(left))
+      return .frame(timeLeft: left, length: frameLength)
+    }
+    let since = passedSince ?? now
+    passedSince = since
+    let elapsed = now &- since
+    let grace = Self.staleAfter(frameLength: frameLength)
+    return elapsed >= grace ? .noFrame : .late(retryIn: grace - elapsed)
+  }
+
+  /// The time left in nanoseconds, without judging it (for a slice's `timeRemaining`): `nil` with no frame
+  /// pending.
   func timeLeft() -> Int64? {
     guard let seconds = source.timeUntilDeadline() else { return nil }
     Validation.require(Validation.frameDeadlineFailure(seconds))
-    let nanoseconds = Int64((seconds * 1e9).rounded())
-    if nanoseconds > 0 { longestTimeLeft = max(longestTimeLeft, UInt64(nanoseconds)) }
-    return nanoseconds
+    return Self.nanoseconds(seconds)
   }
 
-  /// The length of a whole frame in nanoseconds.
+  /// The length of a whole frame in nanoseconds: the source's, or the longest time left read in each of
+  /// the last ``recentFrames`` frames; 0 before any frame was read.
   var frameLength: UInt64 {
-    guard let duration = source.frameDuration, duration.isFinite, duration > 0 else { return longestTimeLeft }
-    return UInt64((duration * 1e9).rounded())
+    if let duration = source.frameDuration, duration.isFinite, duration > 0 {
+      return UInt64(Self.nanoseconds(duration))
+    }
+    return frames.reduce(0) { max($0, $1.longest) }
   }
+
+  /// How long a deadline may stay passed before the clock counts as stopped: one frame, within one 60 Hz
+  /// frame and 0.1 s (a display link's callback normally follows its vsync within a millisecond).
+  nonisolated static func staleAfter(frameLength: UInt64) -> UInt64 {
+    min(max(frameLength, 16_666_667), 100_000_000)
+  }
+
+  /// Seconds as nanoseconds, clamped to ±2⁶¹ ns (73 years) so that no later sum overflows.
+  nonisolated static func nanoseconds(_ seconds: Double) -> Int64 {
+    let limit = Double(Int64.max / 4)
+    return Int64(min(max((seconds * 1e9).rounded(), -limit), limit))
+  }
+
+  private func note(deadline: UInt64, timeLeft: UInt64) {
+    if let last = frames.last {
+      let gap = deadline > last.deadline ? deadline - last.deadline : last.deadline - deadline
+      if gap <= Self.sameFrameTolerance {
+        frames[frames.count - 1].longest = max(last.longest, timeLeft)
+        return
+      }
+    }
+    if frames.count == Self.recentFrames { frames.removeFirst() }
+    frames.append((deadline, timeLeft))
+  }
+}
+
+/// What a frame clock says at one moment (see ``FrameClock/read(now:)``).
+enum FrameReading: Equatable {
+  /// No frame is pending, or the clock has stopped: no deadline applies.
+  case noFrame
+  /// A frame must be committed in `timeLeft` (> 0) nanoseconds; a whole frame lasts `length` (0 if unknown).
+  case frame(timeLeft: Int64, length: UInt64)
+  /// The deadline has passed and the next frame has not begun on this clock yet: ask again in `retryIn`
+  /// nanoseconds, when the clock is judged stopped if it still has not moved on.
+  case late(retryIn: UInt64)
 }

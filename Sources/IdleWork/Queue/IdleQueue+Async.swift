@@ -34,6 +34,7 @@ extension IdleQueue {
           })
         let hooks = QueuedTask.Hooks()
         hooks.claim = { waiter.claim() }
+        hooks.isWithdrawn = { waiter.isWithdrawn }
         hooks.onDrop = { fate in waiter.finish(with: .failure(fate == .evicted ? IdleWorkError.evicted : .cancelled)) }
         task.hooks = hooks
         let handle = core.enqueue(key: TaskKey(key), task, discardable: discardable)
@@ -97,6 +98,15 @@ private final class PerformWaiter<T: Sendable>: @unchecked Sendable {
     defer { lock.unlock() }
     guard case .waiting(let continuation) = state else { return false }
     state = .started(continuation)
+    return true
+  }
+
+  /// Whether the caller was cancelled before the work started (then it never will).
+  var isWithdrawn: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard isCancelled else { return false }
+    if case .started = state { return false }
     return true
   }
 

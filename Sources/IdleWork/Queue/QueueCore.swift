@@ -206,95 +206,126 @@ final class QueueCore {
 
   /// Runs this queue's share of one pass; returns whether any task ran.
   ///
-  /// Before each task: the budgets must allow it (a `.seconds` budget only if the task's predicted cost
-  /// fits in what is left), and with a frame clock the task must fit before the frame deadline
-  /// (``FrameAdmission``). A pass that ends because a task does not fit before the deadline sets
-  /// ``waitsForDeadline``. Each task's duration is measured and teaches the ``CostPredictor``.
+  /// Each step asks ``PassPlanner`` what to do with the oldest runnable task — run it, pass over it, end
+  /// the pass, or end it and ask for a pass later — and carries the answer out: stale tasks met on the way
+  /// leave (without counting against the budget), a task runs and its duration teaches the
+  /// ``CostPredictor``, and a pass that ends waiting for a frame sets ``waitsForDeadline``. Tasks added
+  /// during the pass (by a task, or by a slice re-posting itself) wait for a later pass, as `addTask` says.
   func serve(_ kind: IdlePassKind, total: inout BudgetMeter?) -> Bool {
     waitsForDeadline = nil
     guard !isInvalidated, !list.isEmpty else { return false }
-    let slack = kind == .tracking ? scrollingSlack : nil
-    if kind == .tracking, slack == nil { return false }
-    // The preset with no frame clock at all (no `frameDeadline`, no display link): no frame is ever known,
-    // so nothing runs while scrolling.
-    if kind == .tracking, slack?.followsFrameClock == true, frameClock == nil { return false }
+    if kind == .tracking, scrollingSlack == nil { return false }
     let driver = scheduler.driver
     let start = driver.nanoseconds
+    let horizon = list.nextSequenceNumber
     var own = BudgetMeter(budget, start: start)
     var didWork = false
     var ranTasks = false
+    var passedOver = 0
+    var searchFrom: UInt64?  // past the tasks passed over in this search; `nil`: from the head
     while !isInvalidated {
-      var now = driver.nanoseconds
-      guard own.allowsAnother(now: now), total?.allowsAnother(now: now) ?? true else { break }
-      let (candidate, skipped) = list.firstRunnable(state: { $0.state })
-      didWork = didWork || !skipped.isEmpty
-      release(skipped)
-      guard let entry = candidate else {
-        onlyParkedLeft = !list.isEmpty
+      if PassPlanner.endsBeforeLooking(
+        kind: kind, scrolling: scrolling(kind, entry: nil), hasFrameClock: frameClock != nil, own: own, total: total,
+        now: driver.nanoseconds) != nil
+      {
         break
       }
-      if let slack, !slack.allows(waited: now &- entry.enqueuedAt) { break }
-      let costKind: CostPredictor.Kind = entry.payload.isResumableWork ? .slice : .task
-      let predicted = predictor.predict(costKind, estimate: entry.payload.estimatedCost)
-      guard own.allowsAnother(now: now, predicted: predicted),
-        total?.allowsAnother(now: now, predicted: predicted) ?? true
-      else { break }
-      if let frameClock {
-        let timeLeft = frameClock.timeLeft()
-        // While a scroll is tracked, a cost never measured (and not estimated) is treated as never fitting:
-        // it is tried once, as the first task of a pass at a frame's start (at least half the frame left),
-        // which measures it; from then on tasks are admitted by their predicted cost. Waiting for an idle
-        // pass instead would leave every row blank through a fling that starts before the first idle pass.
-        let probes = kind == .tracking && !predictor.knows(costKind, estimate: entry.payload.estimatedCost)
-        // No frame known: nothing while scrolling, under the preset or for a cost never measured.
-        if timeLeft == nil, probes || slack?.followsFrameClock == true { break }
-        let isFirst = own.tasksRun == 0 && (total?.tasksRun ?? 0) == 0
-        let decision = FrameAdmission.decide(
-          predicted: probes ? UInt64.max : predicted, timeLeft: timeLeft, frameLength: frameClock.frameLength,
-          isFirstInPass: isFirst && (kind == .idle || probes))
-        if case .wait(let wait) = decision {
-          waitsForDeadline = wait
-          break
-        }
-      }
-      didWork = true
-      if let claim = entry.payload.claim, !claim() {
-        // Cancelled from another thread (an awaiting `perform`): it must not start.
-        if let removal = list.cancel(entry.seq) { release([removal]) }
+      let found = list.firstRunnable(from: searchFrom, below: horizon, state: { $0.state })
+      didWork = didWork || !found.skipped.isEmpty
+      release(found.skipped)
+      if found.entry == nil, searchFrom == nil, !found.reachedHorizon { onlyParkedLeft = !list.isEmpty }
+      let now = driver.nanoseconds
+      let step = PassPlanner.next(
+        PassPlanner.Input(
+          kind: kind,
+          candidate: found.entry.map { entry in
+            PassPlanner.Candidate(
+              costKind: entry.payload.costKind, estimate: entry.payload.estimatedCost, waited: now &- entry.enqueuedAt,
+              isBehindHead: searchFrom != nil, passedOver: passedOver)
+          },
+          predictor: predictor, own: own, total: total, now: now, frame: frameClock?.read(now: now),
+          scrolling: scrolling(kind, entry: found.entry)))
+      guard let entry = found.entry else { break }
+      switch step {
+      case .end:
+        break
+      case .wait(let nanoseconds):
+        waitsForDeadline = nanoseconds
+      case .passOver:
+        passedOver += 1
+        searchFrom = entry.seq + 1
+        continue
+      case .run:
+        didWork = true
+        run(entry, own: &own, total: &total)
+        ranTasks = true
+        searchFrom = nil
         continue
       }
-      now = driver.nanoseconds
-      // A slice that reads `timeRemaining` sizes itself to the time left; what it costs once started is its
-      // longest stretch without looking at the clock (from its start, between reads, to its end).
-      var lastLook = now
-      var longestStretch: UInt64 = 0
-      func look() -> TimeInterval {
-        let time = driver.nanoseconds
-        longestStretch = max(longestStretch, time &- lastLook)
-        lastLook = time
-        return timeRemaining(own: own, total: total)
-      }
-      var slice: IdleQueue.SliceResult?  // a resumable task's result; `nil` for a one-shot task
-      switch entry.payload.work {
-      case .once(let run):
-        guard let taken = list.takeForRun(entry.seq) else { continue }
-        withExtendedLifetime(taken) { run() }
-      case .onCell(let run):
-        guard let taken = list.takeForRun(entry.seq) else { continue }
-        withExtendedLifetime(taken) { if let cell = taken.payload.binding?.record.cell { run(cell) } }
-      case .resumable(let run):
-        slice = run(look)
-      case .resumableOnCell(let run):
-        slice = entry.payload.binding?.record.cell.map { run($0, look) } ?? .done
-      }
-      if let slice, let finished = list.recordSlice(entry.seq, finished: slice == .done) { release([finished]) }
-      predictor.record(costKind, duration: max(longestStretch, driver.nanoseconds &- lastLook))
-      own.recordTask()
-      total?.recordTask()
-      ranTasks = true
+      break
     }
     if didWork { list.recordPass(duration: driver.nanoseconds &- start) }
     return ranTasks
+  }
+
+  /// How this queue works in a pass of `kind`, for the planner; a custom scrolling slack's frame closure is
+  /// read here, before each task.
+  private func scrolling(_ kind: IdlePassKind, entry: TaskList<QueuedTask>.Entry?) -> PassPlanner.Scrolling {
+    guard let scrollingSlack else { return .never }
+    if scrollingSlack.followsFrameClock { return .followsFrameClock }
+    // The slack closure is read only when a task would run in a tracking pass.
+    guard kind == .tracking, entry != nil else { return .slack(minimumWait: 0, frameSlackAllows: true) }
+    return .slack(
+      minimumWait: UInt64(min(scrollingSlack.minimumWait * 1e9, Double(UInt64.max / 4))),
+      frameSlackAllows: scrollingSlack.frameSlackAllows())
+  }
+
+  /// Runs one task (or slice) the planner admitted, measuring it for the predictor.
+  private func run(_ entry: TaskList<QueuedTask>.Entry, own: inout BudgetMeter, total: inout BudgetMeter?) {
+    let driver = scheduler.driver
+    if let claim = entry.payload.claim, !claim() {
+      // Cancelled from another thread (an awaiting `perform`) since the list looked: it must not start.
+      if let removal = list.cancel(entry.seq) { release([removal]) }
+      return
+    }
+    let now = driver.nanoseconds
+    // A slice that reads `timeRemaining` sizes itself to the time left; what it costs once started is its
+    // longest stretch without looking at the clock (from its start, between reads, to its end).
+    var lastLook = now
+    var longestStretch: UInt64 = 0
+    let meters = (own, total)
+    func look() -> TimeInterval {
+      let time = driver.nanoseconds
+      longestStretch = max(longestStretch, time &- lastLook)
+      lastLook = time
+      return timeRemaining(own: meters.0, total: meters.1)
+    }
+    var slice: IdleQueue.SliceResult?  // a resumable task's result; `nil` for a one-shot task
+    switch entry.payload.work {
+    case .once(let run):
+      guard let taken = list.takeForRun(entry.seq) else { return }
+      withExtendedLifetime(taken) { run() }
+    case .onCell(let run):
+      guard let taken = list.takeForRun(entry.seq) else { return }
+      withExtendedLifetime(taken) { if let cell = taken.payload.binding?.record.cell { run(cell) } }
+    case .resumable(let run):
+      slice = run(look)
+    case .resumableOnCell(let run):
+      slice = entry.payload.binding?.record.cell.map { run($0, look) } ?? .done
+    }
+    if let slice, let finished = list.recordSlice(entry.seq, finished: slice == .done) { release([finished]) }
+    predictor.record(entry.payload.costKind, duration: max(longestStretch, driver.nanoseconds &- lastLook))
+    own.recordTask()
+    total?.recordTask()
+  }
+
+  /// Drops the tasks of cells that were released (or configured again) while only parked tasks are left,
+  /// so that what their closures capture — a screen's view controller — is freed at the next pass of the
+  /// run loop, not when the queue next runs. Called at every pass that finds no work to do; a scan of the
+  /// pending cell tasks, which such a queue holds few of.
+  func purgeReleasedCells() {
+    guard onlyParkedLeft, !isInvalidated else { return }
+    release(list.purgeStale(state: { $0.state }))
   }
 
   /// The seconds a resumable slice may still spend now: the least of the time left before the frame
@@ -304,7 +335,7 @@ final class QueueCore {
     let now = scheduler.driver.nanoseconds
     var left: Int64?
     func limit(_ value: Int64) { left = min(left ?? value, value) }
-    if let frameTimeLeft = frameClock?.timeLeft() { limit(frameTimeLeft - Int64(FrameAdmission.margin)) }
+    if let frameTimeLeft = frameClock?.timeLeft() { limit(frameTimeLeft &- Int64(FrameAdmission.margin)) }
     if let budgetLeft = own.timeLeft(now: now) { limit(Int64(clamping: budgetLeft)) }
     if let budgetLeft = total?.timeLeft(now: now) { limit(Int64(clamping: budgetLeft)) }
     return Double(max(left ?? 0, 0)) / 1e9
@@ -338,7 +369,7 @@ final class QueueCore {
     }
     // The clock is read only for scrolling slack's minimum wait; it costs ~20 ns per addition otherwise.
     let now = stampsAdditions ? scheduler.driver.nanoseconds : 0
-    let canBeStale = task.binding != nil
+    let canBeStale = task.binding != nil || task.hooks?.isWithdrawn != nil
     let (seq, removed) = list.append(
       key: key, payload: task, canBeStale: canBeStale, isDiscardable: discardable, now: now, state: { $0.state })
     onlyParkedLeft = false

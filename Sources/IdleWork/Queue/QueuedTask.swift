@@ -17,11 +17,12 @@ struct QueuedTask {
     case resumableOnCell(@MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult)
   }
 
-  /// Whether the work is sliced (its slices are predicted apart from one-shot tasks).
-  var isResumableWork: Bool {
+  /// Which average predicts the work's cost: slices, cell tasks and other tasks are predicted apart.
+  var costKind: CostPredictor.Kind {
     switch work {
-    case .once, .onCell: return false
-    case .resumable, .resumableOnCell: return true
+    case .once: return .task
+    case .onCell: return .cellTask
+    case .resumable, .resumableOnCell: return .slice
     }
   }
 
@@ -32,6 +33,9 @@ struct QueuedTask {
     /// Asked just before the task runs; `false` means it was cancelled from another thread meanwhile and
     /// must not start (the awaiting task of `perform` may be cancelled on any thread).
     var claim: (@Sendable () -> Bool)?
+    /// Whether the task was cancelled from another thread, without claiming it (cheap, any thread): such a
+    /// task is withdrawn — counted as cancelled — wherever the list meets it, an overflow included.
+    var isWithdrawn: (@Sendable () -> Bool)?
   }
 
   var work: Work
@@ -54,7 +58,10 @@ struct QueuedTask {
   var onDrop: (@MainActor (TaskFate) -> Void)? { hooks?.onDrop }
   var claim: (@Sendable () -> Bool)? { hooks?.claim }
 
-  /// Runnable, stale (its cell is gone or was configured again) or parked (its cell is off screen).
-  /// Tasks without a cell are always runnable.
-  @MainActor var state: EntryState { binding?.state ?? .runnable }
+  /// Runnable, stale (its cell is gone or was configured again), parked (its cell is off screen) or
+  /// withdrawn (a `perform` cancelled from another thread). Other tasks are always runnable.
+  @MainActor var state: EntryState {
+    if let isWithdrawn = hooks?.isWithdrawn, isWithdrawn() { return .withdrawn }
+    return binding?.state ?? .runnable
+  }
 }

@@ -72,11 +72,9 @@ extension IdleQueue {
           : "IdleWork: scrollingSlack.minimumFrameSlack \(minimumFrameSlack) is invalid: it must be finite and > 0")
     }
 
-    /// Whether a task that has waited `waited` nanoseconds may start now.
+    /// Whether `timeUntilNextFrame` leaves more than `minimumFrameSlack` now (read before every task).
     @MainActor
-    func allows(waited: UInt64) -> Bool {
-      guard Double(waited) >= minimumWait * 1e9 else { return false }
-      if followsFrameClock { return true }
+    func frameSlackAllows() -> Bool {
       guard let slack = timeUntilNextFrame() else { return false }
       return slack > minimumFrameSlack
     }

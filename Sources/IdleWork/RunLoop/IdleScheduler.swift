@@ -114,7 +114,10 @@ final class IdleScheduler {
     passRequested = false
     // Fast path, every BeforeWaiting at rest: nothing queued anywhere, nothing allocated.
     guard members.contains(where: { $0.queue?.hasPendingWork ?? false }) else {
-      for member in members { member.queue?.updateFrameClock() }
+      for member in members {
+        member.queue?.purgeReleasedCells()
+        member.queue?.updateFrameClock()
+      }
       return false
     }
     if members.contains(where: { $0.queue == nil }) { members.removeAll { $0.queue == nil } }
@@ -129,7 +132,10 @@ final class IdleScheduler {
     // A queue whose next task waits for the frame deadline asks for a pass after it, not at once (a pass
     // now would find the task still not fitting, and spin the loop until the frame).
     passRequested = false
-    for queue in queues { queue.updateFrameClock() }
+    for queue in queues {
+      queue.purgeReleasedCells()
+      queue.updateFrameClock()
+    }
     if kind == .idle, !isStopped {
       let waiting = queues.filter { $0.hasPendingWork }
       if waiting.contains(where: { $0.waitsForDeadline == nil }) {

@@ -29,7 +29,8 @@ enum ModelResult: Equatable {
 ///   `.tasks(n)` allows n tasks (a slice counts as one); `.seconds(x)` allows the first task and then
 ///   another while less than x s have passed since the pass began and the task's predicted cost ends
 ///   within x s. The prediction is a moving average of measured durations (weight 1/4 for the newest),
-///   kept apart for one-shot tasks and slices, 0 before the first measurement.
+///   kept apart for one-shot tasks, one-shot cell tasks and slices, 0 before the first measurement. A pass
+///   runs only tasks added before it began.
 /// - A one-shot task leaves the queue, counted executed, just before it runs; a resumable slice runs in
 ///   place and the task leaves as executed when the slice reports `.done` (if it is still queued then),
 ///   keeping its place at the head otherwise.
@@ -48,6 +49,8 @@ struct ReferenceQueueModel {
     let configuration: Int
     let enqueuedAt: UInt64
     var slicesDone = 0
+    /// The order of addition: a pass runs only entries added before it began.
+    var order = 0
   }
 
   struct Cell {
@@ -58,6 +61,7 @@ struct ReferenceQueueModel {
   }
 
   private(set) var entries: [Entry] = []
+  private var nextOrder = 0
   private(set) var inbox: [TaskSpec] = []
   /// Background tasks dropped before the main thread took them in (the hand-over keeps the newest
   /// `capacity`), counted as added and evicted when the rest is taken in.
@@ -75,6 +79,7 @@ struct ReferenceQueueModel {
   /// The predicted cost of one-shot tasks and of slices, in nanoseconds (`nil`: nothing measured yet).
   private var averageTask: Double?
   private var averageSlice: Double?
+  private var averageCellTask: Double?
   /// Whether every pending task has been announced with a pass request: false after a tracking pass
   /// (which never asks for another pass) until the next addition or idle pass.
   private(set) var expectsPassRequest = true
@@ -214,6 +219,9 @@ struct ReferenceQueueModel {
   }
 
   private mutating func append(_ entry: Entry) {
+    var entry = entry
+    entry.order = nextOrder
+    nextOrder += 1
     entries.append(entry)
     added += 1
     trimIfOver()
@@ -304,18 +312,20 @@ struct ReferenceQueueModel {
     takeIn()
     guard !entries.isEmpty, !tracking || slack != nil else { return true }
     let start = now
+    let horizon = nextOrder  // tasks added during the pass wait for a later one
     var tasksRun = 0
     var didWork = false
     while !isInvalidated, budgetAllows(tasksRun: tasksRun, since: start) {
-      while let head = entries.first, isStale(head) {
+      while let head = entries.first, head.order < horizon, isStale(head) {
         entries.removeFirst()
         skippedAsStale += 1
         didWork = true
       }
-      guard let head = entries.first else { break }
+      guard let head = entries.first, head.order < horizon else { break }
       if tracking, !slackAllows(head) { break }
       let isSlice = head.spec.slices != nil
-      let average = isSlice ? averageSlice : averageTask
+      let isCellTask = !isSlice && head.spec.cell != nil
+      let average = isSlice ? averageSlice : isCellTask ? averageCellTask : averageTask
       let predicted = average.map { Double(UInt64($0.rounded())) } ?? 0
       if tasksRun > 0, case .seconds(let seconds) = budget, Double(now - start) + predicted > seconds * 1e9 { break }
       didWork = true
@@ -324,6 +334,8 @@ struct ReferenceQueueModel {
       let measured = Double(now - before)
       if isSlice {
         averageSlice = averageSlice.map { $0 + 0.25 * (measured - $0) } ?? measured
+      } else if isCellTask {
+        averageCellTask = averageCellTask.map { $0 + 0.25 * (measured - $0) } ?? measured
       } else {
         averageTask = averageTask.map { $0 + 0.25 * (measured - $0) } ?? measured
       }

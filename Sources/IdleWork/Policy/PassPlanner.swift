@@ -1,0 +1,144 @@
+/// What a pass does next: the pure decision behind each step of `QueueCore.serve`.
+///
+/// `serve` only carries the answers out (runs the task, passes over it, ends the pass, asks for a pass
+/// later); every policy question — budgets, scrolling, frame admission, probing, passing a blocked head —
+/// is answered here, from values, so that tests drive every case without a run loop (as the state machines
+/// of swift-async-algorithms return actions).
+///
+/// **Order.** Tasks run in FIFO order, with one exception during a scroll: a task that can never run in
+/// a tracking pass — it does not fit in a whole frame — keeps its place and waits for an idle pass, and the
+/// tasks behind it that fit run meanwhile (at most ``lookahead`` are looked at past it). In idle passes a
+/// task that does not fit the time left ends the pass, and runs first at the next frame's start; one that
+/// fits no frame at all runs as the first task of a pass at a frame's start, costing one late frame.
+enum PassPlanner {
+  /// How many tasks a tracking pass looks at past tasks that never fit a frame, before it ends.
+  static let lookahead = 32
+
+  /// One step's answer.
+  enum Step: Equatable {
+    /// Start the candidate. `probes`: its cost was never measured; this run measures it.
+    case run(probes: Bool)
+    /// Leave the candidate in its place and consider the next runnable task behind it.
+    case passOver
+    /// End the pass.
+    case end(EndReason)
+    /// End the pass; the next one should come once `nanoseconds` have passed (the frame deadline, or the
+    /// moment a passed deadline counts as a stopped clock).
+    case wait(UInt64)
+  }
+
+  /// Why a pass ended.
+  enum EndReason: Equatable {
+    /// No runnable task is left (the rest, if any, are parked or newer than the pass).
+    case nothingRunnable
+    /// A budget (the queue's or the scheduler's) is spent, or the candidate's prediction does not fit it.
+    case budgetSpent
+    /// A tracking pass of a queue with no scrolling setting, or a candidate scrolling slack refuses.
+    case notWhileScrolling
+    /// A tracking pass under the preset with no frame known.
+    case noFrameKnown
+  }
+
+  /// How a queue works during a scroll.
+  enum Scrolling: Equatable {
+    /// Nothing runs in tracking passes.
+    case never
+    /// The `.scrollingFeed` preset: the frame clock decides.
+    case followsFrameClock
+    /// A custom ``IdleQueue/ScrollingSlack``: a task must have waited `minimumWait` nanoseconds, and the
+    /// slack closure (read by the caller before this step) must leave enough time.
+    case slack(minimumWait: UInt64, frameSlackAllows: Bool)
+  }
+
+  /// A runnable task offered to the step.
+  struct Candidate: Equatable {
+    /// Whether it is a slice of a resumable task (predicted apart).
+    var costKind: CostPredictor.Kind
+    /// The caller's estimate, nanoseconds.
+    var estimate: UInt64?
+    /// Nanoseconds since it was added (only read under a scrolling slack's `minimumWait`).
+    var waited: UInt64 = 0
+    /// Whether runnable tasks ahead of it were passed over in this step's search.
+    var isBehindHead = false
+    /// How many tasks were passed over to reach it.
+    var passedOver = 0
+  }
+
+  /// Everything a step depends on.
+  struct Input {
+    var kind: IdlePassKind
+    /// The oldest runnable task not passed over; `nil` if none.
+    var candidate: Candidate?
+    var predictor: CostPredictor
+    var own: BudgetMeter
+    var total: BudgetMeter?
+    var now: UInt64
+    /// The frame clock's reading; `nil` for a queue without a frame clock.
+    var frame: FrameReading?
+    var scrolling: Scrolling
+  }
+
+  /// Whether the pass ends before it looks for a task (so stale tasks are left for a later pass): in a
+  /// tracking pass of a queue that does no work while scrolling, or with a budget spent. `hasFrameClock`:
+  /// whether the queue has a frame clock at all.
+  static func endsBeforeLooking(
+    kind: IdlePassKind, scrolling: Scrolling, hasFrameClock: Bool, own: BudgetMeter, total: BudgetMeter?,
+    now: UInt64
+  ) -> EndReason? {
+    if kind == .tracking {
+      if scrolling == .never { return .notWhileScrolling }
+      if scrolling == .followsFrameClock, !hasFrameClock { return .noFrameKnown }
+    }
+    guard own.allowsAnother(now: now), total?.allowsAnother(now: now) ?? true else { return .budgetSpent }
+    return nil
+  }
+
+  /// The next step of a pass, once ``endsBeforeLooking(kind:scrolling:hasFrameClock:own:total:now:)`` let
+  /// it look.
+  static func next(_ input: Input) -> Step {
+    let tracking = input.kind == .tracking
+    if let reason = endsBeforeLooking(
+      kind: input.kind, scrolling: input.scrolling, hasFrameClock: input.frame != nil, own: input.own,
+      total: input.total, now: input.now)
+    {
+      return .end(reason)
+    }
+    if tracking, input.scrolling == .followsFrameClock, input.frame == .noFrame { return .end(.noFrameKnown) }
+    guard let candidate = input.candidate else { return .end(.nothingRunnable) }
+    if tracking, case .slack(let minimumWait, let frameSlackAllows) = input.scrolling {
+      guard candidate.waited >= minimumWait, frameSlackAllows else { return .end(.notWhileScrolling) }
+    }
+    let predicted = input.predictor.predict(candidate.costKind, estimate: candidate.estimate)
+    guard input.own.allowsAnother(now: input.now, predicted: predicted),
+      input.total?.allowsAnother(now: input.now, predicted: predicted) ?? true
+    else { return .end(.budgetSpent) }
+    guard let frame = input.frame else { return .run(probes: false) }
+    // While a scroll is tracked, a cost never measured (and not estimated) is treated as never fitting: it
+    // is tried as the first task of a pass at a frame's start (at least half the frame left), which
+    // measures it. Waiting for an idle pass instead would leave every row blank through a fling.
+    let probes = tracking && !input.predictor.knows(candidate.costKind, estimate: candidate.estimate)
+    switch frame {
+    case .noFrame:
+      // No frame pending (or a stopped clock): nothing bounds the task, except that a cost never measured
+      // is not gambled during a scroll.
+      return probes ? .end(.noFrameKnown) : .run(probes: false)
+    case .late(let retryIn):
+      return .wait(retryIn)
+    case .frame(let timeLeft, let length):
+      let isFirst = input.own.tasksRun == 0 && (input.total?.tasksRun ?? 0) == 0 && !candidate.isBehindHead
+      let decision = FrameAdmission.decide(
+        predicted: probes ? UInt64.max : predicted, timeLeft: timeLeft, frameLength: length,
+        isFirstInPass: isFirst && (!tracking || probes))
+      switch decision {
+      case .start: return .run(probes: probes)
+      case .wait(let wait):
+        // During a scroll a measured task that fits no frame never runs: let the tasks behind it go.
+        let neverFits = !probes && FrameAdmission.neverFits(predicted: predicted, frameLength: length)
+        if tracking, neverFits {
+          return candidate.passedOver < lookahead ? .passOver : .end(.nothingRunnable)
+        }
+        return .wait(wait)
+      }
+    }
+  }
+}
