@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+
+@_spi(IdleWorkTesting) @testable import IdleWork
+
+/// Issue 16, "Shape": every decision a pass makes, as a pure function of the candidate, the predictor, the
+/// budgets and the clock's reading — no queue, no run loop.
+final class PassPlannerTests: XCTestCase {
+  static let ms: UInt64 = 1_000_000
+  static let frame60 = 16_666_667 as UInt64
+
+  /// An idle pass at a 60 Hz frame's start with a `.tasks(10)` budget and a 2 ms measured task at the head.
+  func input(
+    _ kind: IdlePassKind = .idle, candidate: PassPlanner.Candidate? = .init(costKind: .task, estimate: 2 * ms),
+    frame: FrameReading? = .frame(timeLeft: Int64(frame60), length: frame60),
+    scrolling: PassPlanner.Scrolling = .followsFrameClock, budget: IdleQueue.Budget = .tasks(10), tasksRun: Int = 0
+  ) -> PassPlanner.Input {
+    var own = BudgetMeter(budget, start: 0)
+    for _ in 0..<tasksRun { own.recordTask() }
+    return .init(
+      kind: kind, candidate: candidate, predictor: CostPredictor(), own: own, total: nil, now: 0, frame: frame,
+      scrolling: scrolling)
+  }
+
+  func left(_ milliseconds: Double) -> FrameReading {
+    .frame(timeLeft: Int64(milliseconds * 1e6), length: Self.frame60)
+  }
+
+  func testNothingRunsWhileScrollingWithoutASetting() {
+    XCTAssertEqual(PassPlanner.next(input(.tracking, scrolling: .never)), .end(.notWhileScrolling))
+    XCTAssertEqual(PassPlanner.next(input(.idle, scrolling: .never)), .run(probes: false), "idle passes run")
+  }
+
+  func testThePresetRunsNothingWhileScrollingWithNoFrameKnown() {
+    XCTAssertEqual(PassPlanner.next(input(.tracking, frame: nil)), .end(.noFrameKnown), "no frame clock at all")
+    XCTAssertEqual(PassPlanner.next(input(.tracking, frame: .noFrame)), .end(.noFrameKnown), "none pending, or stopped")
+    XCTAssertEqual(PassPlanner.next(input(.idle, frame: .noFrame)), .run(probes: false), "idle: the budget alone")
+  }
+
+  func testBudgets() {
+    XCTAssertEqual(PassPlanner.next(input(candidate: nil)), .end(.nothingRunnable))
+    XCTAssertEqual(PassPlanner.next(input(budget: .tasks(1), tasksRun: 1)), .end(.budgetSpent))
+    XCTAssertEqual(
+      PassPlanner.next(input(budget: .seconds(0.001), tasksRun: 1)), .end(.budgetSpent),
+      "a 2 ms prediction does not fit what is left of 1 ms")
+    XCTAssertEqual(PassPlanner.next(input(budget: .seconds(0.001))), .run(probes: false), "the first task starts")
+  }
+
+  func testWithoutAFrameClockTheBudgetDecides() {
+    XCTAssertEqual(
+      PassPlanner.next(input(candidate: .init(costKind: .task, estimate: 50 * Self.ms), frame: nil)),
+      .run(probes: false))
+  }
+
+  func testAPassedDeadlineWaitsForTheClock() {
+    XCTAssertEqual(PassPlanner.next(input(frame: .late(retryIn: 7))), .wait(7))
+    XCTAssertEqual(PassPlanner.next(input(.tracking, frame: .late(retryIn: 7))), .wait(7))
+  }
+
+  func testAdmission() {
+    XCTAssertEqual(PassPlanner.next(input(frame: left(3))), .run(probes: false), "2 ms + 0.5 ms fits in 3 ms")
+    XCTAssertEqual(PassPlanner.next(input(frame: left(2.4))), .wait(2_400_000), "but not in 2.4 ms")
+  }
+
+  func testATaskLongerThanAFrameRunsFirstInAnIdlePassAtAFramesStart() {
+    let long = PassPlanner.Candidate(costKind: .task, estimate: 20 * Self.ms)
+    XCTAssertEqual(PassPlanner.next(input(candidate: long, frame: left(16))), .run(probes: false))
+    XCTAssertEqual(PassPlanner.next(input(candidate: long, frame: left(8.4))), .run(probes: false), "half a frame")
+    XCTAssertEqual(PassPlanner.next(input(candidate: long, frame: left(8))), .wait(8_000_000), "less than half")
+    XCTAssertEqual(
+      PassPlanner.next(input(candidate: long, frame: left(16), tasksRun: 1)), .wait(16_000_000), "not first")
+    var behind = long
+    behind.isBehindHead = true
+    XCTAssertEqual(
+      PassPlanner.next(input(candidate: behind, frame: left(16))), .wait(16_000_000),
+      "a task reached past another is not the first of the pass")
+  }
+
+  func testDuringAScrollATaskThatNeverFitsIsPassedOver() {
+    var long = PassPlanner.Candidate(costKind: .task, estimate: 20 * Self.ms)
+    XCTAssertEqual(PassPlanner.next(input(.tracking, candidate: long, frame: left(16))), .passOver)
+    long.passedOver = PassPlanner.lookahead
+    XCTAssertEqual(
+      PassPlanner.next(input(.tracking, candidate: long, frame: left(16))), .end(.nothingRunnable),
+      "the search is bounded")
+    let fitsAFrame = PassPlanner.Candidate(costKind: .task, estimate: 8 * Self.ms)
+    XCTAssertEqual(
+      PassPlanner.next(input(.tracking, candidate: fitsAFrame, frame: left(4))), .wait(4_000_000),
+      "a task that fits a frame but not now keeps FIFO order")
+  }
+
+  func testDuringAScrollANeverMeasuredCostIsProbedAtAFramesStartOnly() {
+    let unknown = PassPlanner.Candidate(costKind: .cellTask, estimate: nil)
+    XCTAssertEqual(PassPlanner.next(input(.tracking, candidate: unknown, frame: left(16))), .run(probes: true))
+    XCTAssertEqual(PassPlanner.next(input(.tracking, candidate: unknown, frame: left(4))), .wait(4_000_000))
+    XCTAssertEqual(
+      PassPlanner.next(
+        input(.tracking, candidate: unknown, frame: .noFrame, scrolling: .slack(minimumWait: 0, frameSlackAllows: true))
+      ),
+      .end(.noFrameKnown), "with a custom slack and no frame pending, an unknown cost is not gambled")
+    XCTAssertEqual(PassPlanner.next(input(.idle, candidate: unknown, frame: left(4))), .run(probes: false), "idle: 0")
+  }
+
+  func testACustomScrollingSlack() {
+    var waited = PassPlanner.Candidate(costKind: .task, estimate: 1 * Self.ms)
+    waited.waited = 40 * Self.ms
+    XCTAssertEqual(
+      PassPlanner.next(
+        input(.tracking, candidate: waited, scrolling: .slack(minimumWait: 50 * Self.ms, frameSlackAllows: true))),
+      .end(.notWhileScrolling), "it has not waited long enough")
+    XCTAssertEqual(
+      PassPlanner.next(input(.tracking, candidate: waited, scrolling: .slack(minimumWait: 0, frameSlackAllows: false))),
+      .end(.notWhileScrolling), "the slack closure says no")
+    XCTAssertEqual(
+      PassPlanner.next(input(.tracking, candidate: waited, scrolling: .slack(minimumWait: 0, frameSlackAllows: true))),
+      .run(probes: false))
+  }
+}
