@@ -38,11 +38,17 @@ final class BackgroundInbox: @unchecked Sendable {
   }
 
   /// Adds an item, dropping the oldest beyond the limit, and wakes the run loop if it is the first
-  /// addition since the last drain. Returns `false` (and drops the item) once the inbox is closed.
-  func add(_ item: Item) -> Bool {
+  /// addition since the last drain. Returns `false` (and drops the item, releasing it on the main thread
+  /// as dropped items are) once the inbox is closed.
+  ///
+  /// The item is taken, not borrowed, all the way from ``IdleQueue/addTaskFromAnyThread(key:_:)``: a caller
+  /// that kept its own reference to the closure until the call returned could otherwise hold the last one,
+  /// and free the closure on the adding thread, when a pass ran the task on the main thread in between.
+  func add(_ item: consuming Item) -> Bool {
     lock.lock()
     guard !closed else {
       lock.unlock()
+      release([item])
       return false
     }
     items.append(item)
@@ -50,7 +56,7 @@ final class BackgroundInbox: @unchecked Sendable {
     let first = needsWake
     needsWake = false
     lock.unlock()
-    release(excess)
+    release(consume excess)
     if first { wake() }
     return true
   }
@@ -61,15 +67,15 @@ final class BackgroundInbox: @unchecked Sendable {
     limit = newLimit
     let excess = trimLocked()
     lock.unlock()
-    release(excess)
+    release(consume excess)
   }
 
   /// Takes every waiting item, oldest first, and the number dropped since the last drain (to be counted as
-  /// evicted).
-  func drain() -> (items: [Item], dropped: Int) {
+  /// evicted); `nil` once the inbox refuses items (what is left is for ``close()``).
+  func drain() -> (items: [Item], dropped: Int)? {
     lock.lock()
     defer { lock.unlock() }
-    return takeLocked()
+    return closed ? nil : takeLocked()
   }
 
   /// Whether a drain has anything to take: items waiting, or dropped ones to account for.
@@ -91,6 +97,24 @@ final class BackgroundInbox: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return items.count
+  }
+
+  /// Refuses further items, keeping the ones waiting for ``close()`` on the main thread: what a queue
+  /// invalidated off the main thread does at once, so that no addition racing it is accepted after it.
+  /// Returns whether this call closed the inbox (`false`: it was closed already).
+  func refuse() -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !closed else { return false }
+    closed = true
+    return true
+  }
+
+  /// Whether items are refused (``refuse()`` or ``close()`` was called).
+  var isClosed: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return closed
   }
 
   /// Refuses further items and returns the ones still waiting and the number dropped.
@@ -120,11 +144,13 @@ final class BackgroundInbox: @unchecked Sendable {
   }
 
   /// Releases dropped items on the main thread: here and now if this is the main thread, otherwise in one
-  /// main-queue block that takes every item dropped until it runs.
-  private func release(_ excess: [Item]) {
+  /// main-queue block that takes every item dropped until it runs. Off the main thread, this thread's
+  /// reference to them goes while the lock is held, so it cannot outlast the block's (which takes the lock).
+  private func release(_ excess: consuming [Item]) {
     guard !excess.isEmpty, !Thread.isMainThread else { return }  // on the main thread `excess` goes here
     lock.lock()
     awaitingRelease.append(contentsOf: excess)
+    excess = []
     let schedule = !releaseScheduled
     releaseScheduled = true
     lock.unlock()

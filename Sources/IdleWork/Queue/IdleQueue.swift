@@ -34,7 +34,7 @@ import Foundation
 public final class IdleQueue {
   /// The queue the whole app shares: main run loop, default mode, default settings. It cannot be
   /// invalidated (that would silently disable every user of it); create your own queue for that.
-  public static let main = IdleQueue(configuration: Configuration(), isShared: true)
+  public nonisolated static let main = IdleQueue(configuration: Configuration(), isShared: true)
 
   /// The observer order: after Core Animation's commit observer (2,000,000) and UIKit's after-commit
   /// handler (2,001,000), before the autorelease pool pop (`Int32.max`).
@@ -179,11 +179,11 @@ public final class IdleQueue {
   /// Creates an independent queue on the main run loop with its own observer and its own budget (the
   /// budgets of several queues add up in a pass). Invalid settings stop the program with a message naming
   /// the parameter and its range. Unlike ``main``, such a queue can be ended with ``invalidate()``.
-  public convenience init(configuration: Configuration = Configuration()) {
+  public nonisolated convenience init(configuration: Configuration = Configuration()) {
     self.init(configuration: configuration, isShared: false)
   }
 
-  private convenience init(configuration: Configuration, isShared: Bool) {
+  private nonisolated convenience init(configuration: Configuration, isShared: Bool) {
     let driver = RunLoopPassDriver(
       modes: configuration.modes, trackingModes: configuration.scrollingSlack?.trackingModes ?? [],
       order: configuration.observerOrder)
@@ -204,11 +204,15 @@ public final class IdleQueue {
 
   /// Creates a queue served by a shared `scheduler`, which gives all its queues one observer and one
   /// per-pass budget. Higher `priority` queues are served first in each pass.
-  init(
+  nonisolated init(
     scheduler: IdleScheduler, priority: Int = 0, configuration: Configuration = Configuration(),
     isShared: Bool = false
   ) {
     core = QueueCore(scheduler: scheduler, priority: priority, configuration: configuration, isShared: isShared)
+  }
+
+  deinit {
+    core.endOnMainThread()
   }
 
   // MARK: Adding
@@ -264,7 +268,7 @@ public final class IdleQueue {
   /// Returns `false`, dropping the task, if the queue has been invalidated.
   @discardableResult
   public nonisolated func addTaskFromAnyThread(
-    key: some Hashable & Sendable, _ task: @escaping @Sendable @MainActor () -> Void
+    key: some Hashable & Sendable, _ task: consuming @escaping @Sendable @MainActor () -> Void
   ) -> Bool {
     core.addTaskFromAnyThread(key: TaskKey(key), task)
   }
@@ -328,7 +332,7 @@ public final class IdleQueue {
   ///
   /// ``main`` cannot be invalidated: doing so stops the program with a message, because the whole app
   /// shares it. Use ``removeAllTasks()`` on it, or create your own queue.
-  public func invalidate() {
-    core.invalidate()
+  public nonisolated func invalidate() {
+    core.invalidateFromAnyThread()
   }
 }

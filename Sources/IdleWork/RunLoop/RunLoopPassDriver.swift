@@ -20,9 +20,11 @@ import Foundation
 ///   such a pass; none at rest.
 @MainActor
 final class RunLoopPassDriver: IdlePassDriver {
-  private let runLoop: CFRunLoop
-  private let idleModes: [CFRunLoopMode]
-  private let trackingModes: [CFRunLoopMode]
+  // `nonisolated(unsafe)` so that the initializer, which may run on any thread, can store them: they are
+  // never reassigned, and a run-loop reference and mode names (immutable CFStrings) are safe to read anywhere.
+  nonisolated(unsafe) private let runLoop: CFRunLoop
+  nonisolated(unsafe) private let idleModes: [CFRunLoopMode]
+  nonisolated(unsafe) private let trackingModes: [CFRunLoopMode]
   private let order: Int
   private var pass: (@MainActor (IdlePassKind) -> Bool)?
   private var requestedDuringPass = false
@@ -32,7 +34,9 @@ final class RunLoopPassDriver: IdlePassDriver {
   /// Wakes the loop at a frame deadline a pass is waiting for; created on first use, re-armed each time.
   nonisolated(unsafe) private var deadlineTimer: CFRunLoopTimer?
 
-  init(modes: [RunLoop.Mode], trackingModes: [RunLoop.Mode], order: Int) {
+  /// Callable from any thread (a queue may be created on any thread): it only stores its settings; the
+  /// observer is added to the main run loop by ``start(_:)``, on the main thread.
+  nonisolated init(modes: [RunLoop.Mode], trackingModes: [RunLoop.Mode], order: Int) {
     self.runLoop = CFRunLoopGetMain()
     self.idleModes = modes.map(Self.cfMode)
     self.trackingModes = trackingModes.map(Self.cfMode)
