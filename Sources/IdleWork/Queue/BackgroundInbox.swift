@@ -47,8 +47,9 @@ final class BackgroundInbox: @unchecked Sendable {
   func add(_ item: consuming Item) -> Bool {
     lock.lock()
     guard !closed else {
+      let refused = dropLocked([item])
       lock.unlock()
-      release([item])
+      release(refused)
       return false
     }
     items.append(item)
@@ -56,7 +57,7 @@ final class BackgroundInbox: @unchecked Sendable {
     let first = needsWake
     needsWake = false
     lock.unlock()
-    release(consume excess)
+    release(excess)
     if first { wake() }
     return true
   }
@@ -67,7 +68,7 @@ final class BackgroundInbox: @unchecked Sendable {
     limit = newLimit
     let excess = trimLocked()
     lock.unlock()
-    release(consume excess)
+    release(excess)
   }
 
   /// Takes every waiting item, oldest first, and the number dropped since the last drain (to be counted as
@@ -133,28 +134,40 @@ final class BackgroundInbox: @unchecked Sendable {
     return taken
   }
 
-  /// Removes and returns the oldest items beyond the limit, counting them as dropped.
-  private func trimLocked() -> [Item] {
-    guard items.count > limit else { return [] }
+  /// Removes the oldest items beyond the limit, counting them as dropped, and drops them (``dropLocked(_:)``).
+  private func trimLocked() -> Dropped {
+    guard items.count > limit else { return Dropped() }
     let excess = items.count - limit
-    let removed = Array(items.prefix(excess))
-    items.removeFirst(excess)
     droppedCount += excess
-    return removed
+    defer { items.removeFirst(excess) }
+    return dropLocked(Array(items.prefix(excess)))
   }
 
-  /// Releases dropped items on the main thread: here and now if this is the main thread, otherwise in one
-  /// main-queue block that takes every item dropped until it runs. Off the main thread, this thread's
-  /// reference to them goes while the lock is held, so it cannot outlast the block's (which takes the lock).
-  private func release(_ excess: consuming [Item]) {
-    guard !excess.isEmpty, !Thread.isMainThread else { return }  // on the main thread `excess` goes here
-    lock.lock()
-    awaitingRelease.append(contentsOf: excess)
-    excess = []
+  /// Items dropped under the lock, for ``release(_:)`` once it is released.
+  private struct Dropped {
+    /// Dropped on the main thread: freed when this goes, after the lock is released (a closure's captures
+    /// may call back into the queue).
+    var freeHere: [Item] = []
+    /// Whether a main-queue block must be sent to release ``awaitingRelease``.
+    var schedule = false
+  }
+
+  /// Drops `dropped` so that they are released on the main thread. Off it they join ``awaitingRelease`` while
+  /// the lock is held, and every reference this thread had goes before the lock is released: none can
+  /// outlast the main-queue block's, which takes the lock (the last reference to a closure, and so what it
+  /// captures, is always released on the main thread).
+  private func dropLocked(_ dropped: [Item]) -> Dropped {
+    guard !dropped.isEmpty, !Thread.isMainThread else { return Dropped(freeHere: dropped) }
+    awaitingRelease.append(contentsOf: dropped)
     let schedule = !releaseScheduled
     releaseScheduled = true
-    lock.unlock()
-    guard schedule else { return }
+    return Dropped(schedule: schedule)
+  }
+
+  /// Sends the block that releases dropped items on the main thread, if ``dropLocked(_:)`` asked for it; one
+  /// block takes every item dropped until it runs. Items dropped on the main thread go with `dropped`.
+  private func release(_ dropped: Dropped) {
+    guard dropped.schedule else { return }
     DispatchQueue.main.async { [self] in
       lock.lock()
       let released = awaitingRelease

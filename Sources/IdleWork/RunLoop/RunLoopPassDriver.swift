@@ -20,11 +20,12 @@ import Foundation
 ///   such a pass; none at rest.
 @MainActor
 final class RunLoopPassDriver: IdlePassDriver {
-  // `nonisolated(unsafe)` so that the initializer, which may run on any thread, can store them: they are
-  // never reassigned, and a run-loop reference and mode names (immutable CFStrings) are safe to read anywhere.
+  /// `nonisolated(unsafe)` so that the initializer, which may run on any thread, can store it: it is never
+  /// reassigned, and `CFRunLoopGetMain()`'s reference is safe to read anywhere.
   nonisolated(unsafe) private let runLoop: CFRunLoop
-  nonisolated(unsafe) private let idleModes: [CFRunLoopMode]
-  nonisolated(unsafe) private let trackingModes: [CFRunLoopMode]
+  private let modes: ModeNames
+  private var idleModes: [CFRunLoopMode] { modes.idle }
+  private var trackingModes: [CFRunLoopMode] { modes.tracking }
   private let order: Int
   private var pass: (@MainActor (IdlePassKind) -> Bool)?
   private var requestedDuringPass = false
@@ -38,8 +39,7 @@ final class RunLoopPassDriver: IdlePassDriver {
   /// observer is added to the main run loop by ``start(_:)``, on the main thread.
   nonisolated init(modes: [RunLoop.Mode], trackingModes: [RunLoop.Mode], order: Int) {
     self.runLoop = CFRunLoopGetMain()
-    self.idleModes = modes.map(Self.cfMode)
-    self.trackingModes = trackingModes.map(Self.cfMode)
+    self.modes = ModeNames(idle: modes.map(Self.cfMode), tracking: trackingModes.map(Self.cfMode))
     self.order = order
   }
 
@@ -167,6 +167,14 @@ final class RunLoopPassDriver: IdlePassDriver {
       return CFEqual(a, b)
     #endif
   }
+}
+
+/// The driver's run-loop modes, stored by its initializer on any thread. `@unchecked Sendable`: the arrays are
+/// never changed, and mode names are immutable CFStrings (`CFRunLoopMode` is not `Sendable` in
+/// swift-corelibs-foundation, where it is a `CFString`).
+private struct ModeNames: @unchecked Sendable {
+  let idle: [CFRunLoopMode]
+  let tracking: [CFRunLoopMode]
 }
 
 /// `CFRunLoopWakeUp` is thread-safe; the box only carries the reference across threads.
