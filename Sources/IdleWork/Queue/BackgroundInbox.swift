@@ -38,11 +38,18 @@ final class BackgroundInbox: @unchecked Sendable {
   }
 
   /// Adds an item, dropping the oldest beyond the limit, and wakes the run loop if it is the first
-  /// addition since the last drain. Returns `false` (and drops the item) once the inbox is closed.
-  func add(_ item: Item) -> Bool {
+  /// addition since the last drain. Returns `false` (and drops the item, releasing it on the main thread
+  /// as dropped items are) once the inbox is closed.
+  ///
+  /// The item is taken, not borrowed, all the way from ``IdleQueue/addTaskFromAnyThread(key:_:)``: a caller
+  /// that kept its own reference to the closure until the call returned could otherwise hold the last one,
+  /// and free the closure on the adding thread, when a pass ran the task on the main thread in between.
+  func add(_ item: consuming Item) -> Bool {
     lock.lock()
     guard !closed else {
+      let refused = dropLocked([item])
       lock.unlock()
+      release(refused)
       return false
     }
     items.append(item)
@@ -65,11 +72,11 @@ final class BackgroundInbox: @unchecked Sendable {
   }
 
   /// Takes every waiting item, oldest first, and the number dropped since the last drain (to be counted as
-  /// evicted).
-  func drain() -> (items: [Item], dropped: Int) {
+  /// evicted); `nil` once the inbox refuses items (what is left is for ``close()``).
+  func drain() -> (items: [Item], dropped: Int)? {
     lock.lock()
     defer { lock.unlock() }
-    return takeLocked()
+    return closed ? nil : takeLocked()
   }
 
   /// Whether a drain has anything to take: items waiting, or dropped ones to account for.
@@ -93,6 +100,24 @@ final class BackgroundInbox: @unchecked Sendable {
     return items.count
   }
 
+  /// Refuses further items, keeping the ones waiting for ``close()`` on the main thread: what a queue
+  /// invalidated off the main thread does at once, so that no addition racing it is accepted after it.
+  /// Returns whether this call closed the inbox (`false`: it was closed already).
+  func refuse() -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !closed else { return false }
+    closed = true
+    return true
+  }
+
+  /// Whether items are refused (``refuse()`` or ``close()`` was called).
+  var isClosed: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return closed
+  }
+
   /// Refuses further items and returns the ones still waiting and the number dropped.
   func close() -> (items: [Item], dropped: Int) {
     lock.lock()
@@ -109,26 +134,40 @@ final class BackgroundInbox: @unchecked Sendable {
     return taken
   }
 
-  /// Removes and returns the oldest items beyond the limit, counting them as dropped.
-  private func trimLocked() -> [Item] {
-    guard items.count > limit else { return [] }
+  /// Removes the oldest items beyond the limit, counting them as dropped, and drops them (``dropLocked(_:)``).
+  private func trimLocked() -> Dropped {
+    guard items.count > limit else { return Dropped() }
     let excess = items.count - limit
-    let removed = Array(items.prefix(excess))
-    items.removeFirst(excess)
     droppedCount += excess
-    return removed
+    defer { items.removeFirst(excess) }
+    return dropLocked(Array(items.prefix(excess)))
   }
 
-  /// Releases dropped items on the main thread: here and now if this is the main thread, otherwise in one
-  /// main-queue block that takes every item dropped until it runs.
-  private func release(_ excess: [Item]) {
-    guard !excess.isEmpty, !Thread.isMainThread else { return }  // on the main thread `excess` goes here
-    lock.lock()
-    awaitingRelease.append(contentsOf: excess)
+  /// Items dropped under the lock, for ``release(_:)`` once it is released.
+  private struct Dropped {
+    /// Dropped on the main thread: freed when this goes, after the lock is released (a closure's captures
+    /// may call back into the queue).
+    var freeHere: [Item] = []
+    /// Whether a main-queue block must be sent to release ``awaitingRelease``.
+    var schedule = false
+  }
+
+  /// Drops `dropped` so that they are released on the main thread. Off it they join ``awaitingRelease`` while
+  /// the lock is held, and every reference this thread had goes before the lock is released: none can
+  /// outlast the main-queue block's, which takes the lock (the last reference to a closure, and so what it
+  /// captures, is always released on the main thread).
+  private func dropLocked(_ dropped: [Item]) -> Dropped {
+    guard !dropped.isEmpty, !Thread.isMainThread else { return Dropped(freeHere: dropped) }
+    awaitingRelease.append(contentsOf: dropped)
     let schedule = !releaseScheduled
     releaseScheduled = true
-    lock.unlock()
-    guard schedule else { return }
+    return Dropped(schedule: schedule)
+  }
+
+  /// Sends the block that releases dropped items on the main thread, if ``dropLocked(_:)`` asked for it; one
+  /// block takes every item dropped until it runs. Items dropped on the main thread go with `dropped`.
+  private func release(_ dropped: Dropped) {
+    guard dropped.schedule else { return }
     DispatchQueue.main.async { [self] in
       lock.lock()
       let released = awaitingRelease

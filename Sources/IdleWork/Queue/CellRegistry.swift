@@ -38,6 +38,9 @@ final class CellRegistry {
   }
 
   private var records: [ObjectIdentifier: Record] = [:]
+
+  /// Callable from any thread: a queue may be created on any thread (see `QueueCore.init`).
+  nonisolated init() {}
   private var nextConfiguration: UInt64 = 1
   /// Records are pruned of released cells when the table reaches this size (then twice the live count).
   private var pruneAt = 64

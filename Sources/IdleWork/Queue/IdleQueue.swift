@@ -29,12 +29,26 @@ import Foundation
 ///   left, it sleeps — no timer, no polling.
 /// - **Memory:** where UIKit exists, every queue drops its `discardable` tasks when the app receives a
 ///   memory warning (``dropDiscardableTasks()``).
-/// - **Threads:** use it on the main thread; from any other thread use ``addTaskFromAnyThread(key:_:)``.
+/// - **Threads:** use it on the main thread. From any thread you may reach ``main``, create a queue
+///   (``init(configuration:)``; it starts serving on the main thread), add work with
+///   ``addTaskFromAnyThread(key:_:)`` and end a queue with ``invalidate()``.
+/// - **Ending:** ``invalidate()`` ends a queue; so does releasing it. Either way its pending tasks are
+///   cancelled and their closures released *on the main thread* — through the main queue when the call or
+///   the last release happens on another thread — so the views they capture never deinit off the main
+///   thread. A screen that owns a queue can write `deinit { queue.invalidate() }` to end it at once.
 @MainActor
 public final class IdleQueue {
   /// The queue the whole app shares: main run loop, default mode, default settings. It cannot be
   /// invalidated (that would silently disable every user of it); create your own queue for that.
-  public static let main = IdleQueue(configuration: Configuration(), isShared: true)
+  ///
+  /// Reachable from any thread, so that a network or decoding callback can hand work over:
+  ///
+  /// ```swift
+  /// DispatchQueue.global().async {
+  ///   IdleQueue.main.addTaskFromAnyThread(key: "img") { imageView.image = image }
+  /// }
+  /// ```
+  public nonisolated static let main = IdleQueue(configuration: Configuration(), isShared: true)
 
   /// The observer order: after Core Animation's commit observer (2,000,000) and UIKit's after-commit
   /// handler (2,001,000), before the autorelease pool pop (`Int32.max`).
@@ -178,12 +192,19 @@ public final class IdleQueue {
 
   /// Creates an independent queue on the main run loop with its own observer and its own budget (the
   /// budgets of several queues add up in a pass). Invalid settings stop the program with a message naming
-  /// the parameter and its range. Unlike ``main``, such a queue can be ended with ``invalidate()``.
-  public convenience init(configuration: Configuration = Configuration()) {
+  /// the parameter and its range. Unlike ``main``, such a queue can be ended with ``invalidate()``, and
+  /// releasing it ends it too.
+  ///
+  /// Callable from any thread (a library may make its own queue on a background thread). The queue starts
+  /// serving — its run-loop observer, its frame clock, its memory-warning observer — on the main thread: at
+  /// once when created there, otherwise through the main queue, which the main run loop serves in every
+  /// mode. Work added before that runs once it has started; an ``invalidate()`` before it wins (the queue
+  /// never starts).
+  public nonisolated convenience init(configuration: Configuration = Configuration()) {
     self.init(configuration: configuration, isShared: false)
   }
 
-  private convenience init(configuration: Configuration, isShared: Bool) {
+  private nonisolated convenience init(configuration: Configuration, isShared: Bool) {
     let driver = RunLoopPassDriver(
       modes: configuration.modes, trackingModes: configuration.scrollingSlack?.trackingModes ?? [],
       order: configuration.observerOrder)
@@ -204,11 +225,15 @@ public final class IdleQueue {
 
   /// Creates a queue served by a shared `scheduler`, which gives all its queues one observer and one
   /// per-pass budget. Higher `priority` queues are served first in each pass.
-  init(
+  nonisolated init(
     scheduler: IdleScheduler, priority: Int = 0, configuration: Configuration = Configuration(),
     isShared: Bool = false
   ) {
     core = QueueCore(scheduler: scheduler, priority: priority, configuration: configuration, isShared: isShared)
+  }
+
+  deinit {
+    core.endOnMainThread()
   }
 
   // MARK: Adding
@@ -264,7 +289,7 @@ public final class IdleQueue {
   /// Returns `false`, dropping the task, if the queue has been invalidated.
   @discardableResult
   public nonisolated func addTaskFromAnyThread(
-    key: some Hashable & Sendable, _ task: @escaping @Sendable @MainActor () -> Void
+    key: some Hashable & Sendable, _ task: consuming @escaping @Sendable @MainActor () -> Void
   ) -> Bool {
     core.addTaskFromAnyThread(key: TaskKey(key), task)
   }
@@ -324,11 +349,30 @@ public final class IdleQueue {
 
   /// Ends the queue: its observer is removed, pending tasks are dropped and released (counted as
   /// cancelled; awaiting ``perform(key:discardable:_:)`` calls throw ``IdleWorkError/cancelled``), and
-  /// later additions are ignored. Safe to call from inside a task.
+  /// later additions are ignored (``addTaskFromAnyThread(key:_:)`` returns `false`). Safe to call from
+  /// inside a task.
   ///
-  /// ``main`` cannot be invalidated: doing so stops the program with a message, because the whole app
-  /// shares it. Use ``removeAllTasks()`` on it, or create your own queue.
-  public func invalidate() {
-    core.invalidate()
+  /// Callable from any thread, and so from a screen's `deinit`:
+  ///
+  /// ```swift
+  /// final class FeedViewController: UIViewController {
+  ///   let queue = IdleQueue(configuration: .scrollingFeed())
+  ///   deinit { queue.invalidate() }
+  /// }
+  /// ```
+  ///
+  /// On the main thread the queue ends before this returns. On another thread, additions from other
+  /// threads are refused before it returns (one racing it either got in first, and is cancelled, or returns
+  /// `false`), and the rest happens on the main thread through the main queue: no pass that begins after
+  /// this call runs the queue's tasks, and the closures are released there.
+  ///
+  /// Releasing a queue ends it the same way, on the main thread, even when its last reference goes on
+  /// another thread: what it held — and the views its closures capture — is released on the main thread.
+  /// (An awaiting `perform` holds its queue, so a queue is never released under one.)
+  ///
+  /// ``main`` cannot be invalidated: doing so stops the program with a message, on the calling thread,
+  /// because the whole app shares it. Use ``removeAllTasks()`` on it, or create your own queue.
+  public nonisolated func invalidate() {
+    core.invalidateFromAnyThread()
   }
 }

@@ -18,9 +18,13 @@ final class QueueCore {
   /// Whether additions are stamped with the time (for scrolling slack's `minimumWait`; 0 needs no stamp).
   private var stampsAdditions: Bool
   /// Whether this is ``main``, which cannot be invalidated.
-  private let isShared: Bool
-  /// The frame deadline, if the configuration gives one.
-  let frameClock: FrameClock?
+  nonisolated let isShared: Bool
+  /// The frame deadline, if the configuration gives one. Made by ``start()`` on the main thread (a source's
+  /// factory is main-actor); `nil` until then. Exclusivity is not checked at run time, as for ``list``: it
+  /// is assigned once, by ``start()``, a main-actor call that runs no task.
+  @exclusivity(unchecked) var frameClock: FrameClock?
+  /// What ``start()`` needs, kept from the initializer (which may run on any thread); `nil` once started.
+  var startup: Startup?
   /// Predicts the next task's cost from measured ones.
   var predictor = CostPredictor()
   /// Set by a pass that ended because the next task did not fit before the frame deadline: nanoseconds
@@ -30,7 +34,9 @@ final class QueueCore {
   /// The pending tasks. Exclusivity is not checked at run time (it cost a third of `addTask`): every
   /// access is a single call on the main actor that runs no task and calls back nothing that touches
   /// the queue — tasks run, and dropped tasks' hooks are told, between accesses.
-  @exclusivity(unchecked) var list: TaskList<QueuedTask>
+  /// `nonisolated(unsafe)` only so that the initializer, which may run on any thread, can assign it: that is
+  /// before the queue is shared; every other access is by this main-actor class's isolated members.
+  @exclusivity(unchecked) nonisolated(unsafe) var list: TaskList<QueuedTask>
   let inbox: BackgroundInbox
   let cells = CellRegistry()
   let notificationObservers = NotificationObservers()
@@ -40,7 +46,9 @@ final class QueueCore {
   @exclusivity(unchecked) private var onlyParkedLeft = false
   /// What this queue's handles refer to: one object per queue, so that a handle costs a retain rather
   /// than a weak reference's set-up.
-  let handleTarget = IdleTaskHandle.Target()
+  /// `nonisolated(unsafe)` so that the initializer, which may run on any thread, can make it: it is never
+  /// reassigned, and the target's queue is set there, before the queue is shared, and only read after.
+  nonisolated(unsafe) let handleTarget: IdleTaskHandle.Target
 
   /// What ``IdleQueue``'s `budget` does.
   var budget: IdleQueue.Budget {
@@ -65,8 +73,11 @@ final class QueueCore {
   var statistics: IdleQueue.Statistics { list.statistics }
 
   /// Creates the state of a queue served by `scheduler`
-  /// (see ``IdleQueue/init(scheduler:priority:configuration:isShared:)``).
-  init(scheduler: IdleScheduler, priority: Int, configuration: IdleQueue.Configuration, isShared: Bool) {
+  /// (see ``IdleQueue/init(scheduler:priority:configuration:isShared:)``), on any thread: it only stores
+  /// state; the queue starts serving on the main thread (``start()``), at once when created there.
+  nonisolated init(
+    scheduler: IdleScheduler, priority: Int, configuration: IdleQueue.Configuration, isShared: Bool
+  ) {
     Validation.require(configuration.budget.validationFailure)
     Validation.require(Validation.queueLengthFailure(configuration.maximumQueueLength))
     self.scheduler = scheduler
@@ -74,19 +85,13 @@ final class QueueCore {
     self.scrollingSlack = configuration.scrollingSlack
     self.stampsAdditions = Self.stampsAdditions(for: configuration.scrollingSlack)
     self.isShared = isShared
-    if let deadline = configuration.frameDeadline {
-      self.frameClock = FrameClock(source: ClosureFrameClockSource(deadline))
-    } else if let makeSource = configuration.frameClockSource {
-      self.frameClock = FrameClock(source: makeSource())
-    } else {
-      self.frameClock = nil
-    }
+    self.startup = Startup(priority: priority, configuration: configuration)
     self.list = TaskList(capacity: configuration.maximumQueueLength)
-    defer { handleTarget.queue = self }
-    self.inbox = BackgroundInbox(limit: configuration.maximumQueueLength, wake: scheduler.driver.makeWaker())
-    scheduler.attach(self, priority: priority)
-    if scheduler.isStopped { invalidate() }
-    observeMemoryWarnings()
+    let handleTarget = IdleTaskHandle.Target()
+    self.handleTarget = handleTarget
+    self.inbox = BackgroundInbox(limit: configuration.maximumQueueLength, wake: scheduler.waker)
+    handleTarget.queue = self
+    Self.onMainThread { [self] in start() }
   }
 
   // MARK: Adding
@@ -120,7 +125,9 @@ final class QueueCore {
   }
 
   /// What ``IdleQueue``'s `addTaskFromAnyThread(key:_:)` does.
-  nonisolated func addTaskFromAnyThread(key: TaskKey, _ task: @escaping @Sendable @MainActor () -> Void) -> Bool {
+  nonisolated func addTaskFromAnyThread(
+    key: consuming TaskKey, _ task: consuming @escaping @Sendable @MainActor () -> Void
+  ) -> Bool {
     inbox.add(BackgroundInbox.Item(key: key, task: task))
   }
 
@@ -174,12 +181,9 @@ final class QueueCore {
     return removed.count
   }
 
-  /// What ``IdleQueue``'s `invalidate()` does.
+  /// What ``IdleQueue``'s `invalidate()` does, on the main thread (see ``invalidateFromAnyThread()``).
   func invalidate() {
-    Validation.require(
-      isShared
-        ? "IdleWork: IdleQueue.main cannot be invalidated: the whole app shares it. Call removeAllTasks() "
-          + "on it, or create your own IdleQueue() and invalidate that." : nil)
+    Validation.require(isShared ? Self.sharedQueueInvalidated : nil)
     guard !isInvalidated else { return }
     isInvalidated = true
     notificationObservers.removeAll()
@@ -196,8 +200,14 @@ final class QueueCore {
   /// Tasks queued, or a hand-over from other threads not yet taken in.
   var hasPendingWork: Bool { !isInvalidated && ((!list.isEmpty && !onlyParkedLeft) || inbox.needsDrain) }
 
+  /// Takes in the tasks other threads handed over. A queue invalidated or released off the main thread whose
+  /// main-thread half has not come yet (its inbox refuses items) is ended here instead, so that none of its
+  /// tasks runs once that call has returned.
   func takeInBackgroundTasks() {
-    let drained = inbox.drain()
+    guard let drained = inbox.drain() else {
+      invalidate()
+      return
+    }
     list.recordAddedAndEvicted(drained.dropped)
     for item in drained.items {
       enqueue(key: item.key, QueuedTask(work: .once(item.task)), discardable: false)
@@ -351,7 +361,7 @@ final class QueueCore {
   // MARK: Internals
 
   /// Whether additions need a time stamp under `slack`: only for a `minimumWait` to check.
-  private static func stampsAdditions(for slack: IdleQueue.ScrollingSlack?) -> Bool {
+  nonisolated private static func stampsAdditions(for slack: IdleQueue.ScrollingSlack?) -> Bool {
     (slack?.minimumWait ?? 0) > 0
   }
 

@@ -24,7 +24,11 @@ final class IdleScheduler {
     didSet { if let budget { Validation.require(budget.validationFailure) } }
   }
 
-  let driver: any IdlePassDriver
+  /// `nonisolated(unsafe)` so that the initializer, which may run on any thread, can store it: it is never
+  /// reassigned, and every requirement of the driver is main-actor, so nothing off the main actor can use it.
+  nonisolated(unsafe) let driver: any IdlePassDriver
+  /// The driver's waker, made once: what queues' background inboxes call from any thread.
+  nonisolated let waker: @Sendable () -> Void
   private var members: [Member] = []
   private var nextSerial = 0
   private var passRequested = false
@@ -56,9 +60,12 @@ final class IdleScheduler {
     self.init(driver: driver, budget: budget, stopsWhenEmpty: false)
   }
 
-  init(driver: any IdlePassDriver, budget: IdleQueue.Budget?, stopsWhenEmpty: Bool) {
+  /// Callable from any thread (``IdleQueue/init(configuration:)`` is): it only stores its settings; the
+  /// driver starts when the first queue attaches, on the main thread.
+  nonisolated init(driver: any IdlePassDriver, budget: IdleQueue.Budget?, stopsWhenEmpty: Bool) {
     if let budget { Validation.require(budget.validationFailure) }
     self.driver = driver
+    self.waker = driver.makeWaker()
     self.budget = budget
     self.stopsWhenEmpty = stopsWhenEmpty
   }

@@ -20,9 +20,12 @@ import Foundation
 ///   such a pass; none at rest.
 @MainActor
 final class RunLoopPassDriver: IdlePassDriver {
-  private let runLoop: CFRunLoop
-  private let idleModes: [CFRunLoopMode]
-  private let trackingModes: [CFRunLoopMode]
+  /// `nonisolated(unsafe)` so that the initializer, which may run on any thread, can store it: it is never
+  /// reassigned, and `CFRunLoopGetMain()`'s reference is safe to read anywhere.
+  nonisolated(unsafe) private let runLoop: CFRunLoop
+  private let modes: ModeNames
+  private var idleModes: [CFRunLoopMode] { modes.idle }
+  private var trackingModes: [CFRunLoopMode] { modes.tracking }
   private let order: Int
   private var pass: (@MainActor (IdlePassKind) -> Bool)?
   private var requestedDuringPass = false
@@ -32,10 +35,11 @@ final class RunLoopPassDriver: IdlePassDriver {
   /// Wakes the loop at a frame deadline a pass is waiting for; created on first use, re-armed each time.
   nonisolated(unsafe) private var deadlineTimer: CFRunLoopTimer?
 
-  init(modes: [RunLoop.Mode], trackingModes: [RunLoop.Mode], order: Int) {
+  /// Callable from any thread (a queue may be created on any thread): it only stores its settings; the
+  /// observer is added to the main run loop by ``start(_:)``, on the main thread.
+  nonisolated init(modes: [RunLoop.Mode], trackingModes: [RunLoop.Mode], order: Int) {
     self.runLoop = CFRunLoopGetMain()
-    self.idleModes = modes.map(Self.cfMode)
-    self.trackingModes = trackingModes.map(Self.cfMode)
+    self.modes = ModeNames(idle: modes.map(Self.cfMode), tracking: trackingModes.map(Self.cfMode))
     self.order = order
   }
 
@@ -163,6 +167,14 @@ final class RunLoopPassDriver: IdlePassDriver {
       return CFEqual(a, b)
     #endif
   }
+}
+
+/// The driver's run-loop modes, stored by its initializer on any thread. `@unchecked Sendable`: the arrays are
+/// never changed, and mode names are immutable CFStrings (`CFRunLoopMode` is not `Sendable` in
+/// swift-corelibs-foundation, where it is a `CFString`).
+private struct ModeNames: @unchecked Sendable {
+  let idle: [CFRunLoopMode]
+  let tracking: [CFRunLoopMode]
 }
 
 /// `CFRunLoopWakeUp` is thread-safe; the box only carries the reference across threads.

@@ -85,6 +85,9 @@ private enum BadInput: String, CaseIterable {
   case negativeMinimumWaitInSetter
   case infiniteMinimumFrameSlackInSetter
   case invalidatingTheSharedQueue
+  /// Issue 16 item 8: `invalidate()` is callable from any thread, and `IdleQueue.main` still refuses there
+  /// (this case did not compile before: `invalidate()` was main-actor).
+  case invalidatingTheSharedQueueOffTheMainThread
   case negativeManualClockAdvance
   case negativeEstimatedCost
   case nanEstimatedCostForCell
@@ -113,7 +116,8 @@ private enum BadInput: String, CaseIterable {
     case .nanMinimumFrameSlack: return ["minimumFrameSlack", "nan", "finite", "> 0"]
     case .negativeMinimumWaitInSetter: return ["minimumWait", "-2.0", "finite", ">= 0"]
     case .infiniteMinimumFrameSlackInSetter: return ["minimumFrameSlack", "inf", "finite", "> 0"]
-    case .invalidatingTheSharedQueue: return ["IdleQueue.main cannot be invalidated", "removeAllTasks()"]
+    case .invalidatingTheSharedQueue, .invalidatingTheSharedQueueOffTheMainThread:
+      return ["IdleQueue.main cannot be invalidated", "removeAllTasks()"]
     case .negativeManualClockAdvance: return ["advance(by: -1.0)", "finite", ">= 0"]
     case .negativeEstimatedCost: return ["estimatedCost", "-0.001", "finite", ">= 0"]
     case .nanEstimatedCostForCell: return ["estimatedCost", "nan", "finite", ">= 0"]
@@ -170,6 +174,13 @@ private enum BadInput: String, CaseIterable {
       slack.minimumFrameSlack = .infinity
     case .invalidatingTheSharedQueue:
       IdleQueue.main.invalidate()
+    case .invalidatingTheSharedQueueOffTheMainThread:
+      let returned = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        IdleQueue.main.invalidate()
+        returned.signal()
+      }
+      returned.wait()
     case .negativeManualClockAdvance:
       ManualPassDriver().advance(by: -1)
     case .negativeEstimatedCost:
