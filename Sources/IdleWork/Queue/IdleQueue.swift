@@ -82,11 +82,14 @@ public final class IdleQueue {
     /// by its whole length. With a frame clock every pass — idle and tracking alike — starts a task only
     /// if its predicted cost (see `estimatedCost:` on ``IdleQueue/addTask(key:discardable:replacesPending:estimatedCost:_:)``)
     /// plus a margin (a quarter of the prediction, within 0.1...1 ms) fits in the time left; otherwise the
-    /// pass ends, and the next comes once the deadline has passed. A task longer than any frame still
-    /// runs, as the first task of a pass near a frame's start (or at once when no frame is pending): it
-    /// costs one late frame instead of waiting forever. Resumable slices are given the time left. The closure is read on the main thread before
-    /// each task; it must return a finite number (negative once the deadline has passed) — NaN or an
-    /// infinity stops the program with a message naming `frameDeadline`.
+    /// pass ends, and the next comes once the deadline has passed. A task longer than a frame (the length
+    /// of the last four frames) still runs, as the first task of an idle pass near a frame's start (or at
+    /// once when no frame is pending): it costs one late frame instead of waiting forever; during a scroll it
+    /// waits for an idle pass, and the tasks behind it that fit run meanwhile. Resumable slices are given
+    /// the time left. The closure is read on the main thread before each task; it must return a finite
+    /// number (negative once the deadline has passed; a huge value is clamped) — NaN or an infinity stops
+    /// the program with a message naming `frameDeadline`. A deadline that stays passed for a frame (at
+    /// least 1/60 s) counts as a stopped clock: passes then run as with no frame pending, without polling.
     ///
     /// On iOS, ``scrollingFeed(frameDeadline:)`` provides one from `CADisplayLink.targetTimestamp`,
     /// running only while tasks are pending. Elsewhere (tests, Linux) inject it.
@@ -127,7 +130,8 @@ public final class IdleQueue {
     /// - During a scroll (`UITrackingRunLoopMode`) a task may run if its measured (or estimated) cost fits
     ///   before the frame deadline. A task whose cost was never measured is tried only as the first task
     ///   of a pass with at least half a frame left (which measures it); one that never fits a frame waits
-    ///   for an idle pass; with no frame known nothing runs while scrolling. Rows scrolled past are off
+    ///   for an idle pass, keeping its place while the tasks behind it that fit run; with no frame known
+    ///   (or a display link that stopped ticking) nothing runs while scrolling. Rows scrolled past are off
     ///   screen (`cellDidEndDisplaying(_:at:)`), so their draws wait instead of running.
     /// - 128 tasks kept at most: three screens of a dense feed (14 rows of three draws). Off-screen cells'
     ///   tasks are evicted first, so a larger queue costs memory for closures, not wasted draws; the
@@ -238,7 +242,8 @@ public final class IdleQueue {
 
   // MARK: Adding
 
-  /// Queues `task` to run in a later idle pass on the main thread.
+  /// Queues `task` to run in a later idle pass on the main thread — never in the pass that is running, even
+  /// when a task adds it.
   ///
   /// - Parameters:
   ///   - key: groups tasks for ``cancelTasks(forKey:)``; several tasks may share a key.

@@ -75,6 +75,11 @@ final class RunLoopPassDriver: IdlePassDriver {
   /// second pass run before the frame (measured in the Example: a frame late behind two 4 ms passes at
   /// 120 Hz). A timer that was due before the pass began and has still not fired (one whose callout is
   /// running a nested loop, say) is not trusted to wake anything: the loop is woken as usual.
+  ///
+  /// On iOS a `CADisplayLink` is a run-loop *source*, not a timer, so this check never sees it: the loop is
+  /// woken, and a pass may come before the display link's callback. That pass finds the frame deadline
+  /// passed (the link has not moved its target yet) and waits instead of running anything
+  /// (``FrameReading/late(retryIn:)``), so the wake-up costs one empty loop turn, never a late frame.
   func requestPass() {
     requestedDuringPass = true
     if let passStartedAt, let mode = CFRunLoopCopyCurrentMode(runLoop) {
