@@ -5,8 +5,8 @@ import XCTest
 @testable import IdleWorkTesting
 
 /// A review of the issue-16 deadline layer (PassPlanner, FrameClock, the rewritten `QueueCore.serve`).
-/// Each test states what the docs or the issue promise and fails on the code as committed: they are
-/// evidence, not fixes.
+/// Each test states what the docs or the issue promise; each failed on the first version of the layer and
+/// passes since its fix (the doc comments describe the code as it was then).
 final class ReviewFindingsTests: XCTestCase {
   typealias Frames = FrameDeadlineTests.Frames
 

@@ -6,12 +6,13 @@
 /// of swift-async-algorithms return actions).
 ///
 /// **Order.** Tasks run in FIFO order, with one exception during a scroll: a task that can never run in
-/// a tracking pass — it does not fit in a whole frame — keeps its place and waits for an idle pass, and the
-/// tasks behind it that fit run meanwhile (at most ``lookahead`` are looked at past it). In idle passes a
+/// a tracking pass — its measured or estimated cost does not fit in a whole frame — keeps its place and
+/// waits for an idle pass, and the tasks behind it run meanwhile as if it were not there (the first of them
+/// may be probed at a frame's start); a search passes over at most ``lookahead`` such tasks. In idle passes a
 /// task that does not fit the time left ends the pass, and runs first at the next frame's start; one that
 /// fits no frame at all runs as the first task of a pass at a frame's start, costing one late frame.
 enum PassPlanner {
-  /// How many tasks a tracking pass looks at past tasks that never fit a frame, before it ends.
+  /// How many tasks that never fit a frame one search of a tracking pass passes over before it ends.
   static let lookahead = 32
 
   /// One step's answer.
@@ -58,9 +59,8 @@ enum PassPlanner {
     var estimate: UInt64?
     /// Nanoseconds since it was added (only read under a scrolling slack's `minimumWait`).
     var waited: UInt64 = 0
-    /// Whether runnable tasks ahead of it were passed over in this step's search.
-    var isBehindHead = false
-    /// How many tasks were passed over to reach it.
+    /// How many tasks were passed over to reach it (since the last task ran). Tasks passed over never run
+    /// in a tracking pass, so the first task reached past them counts as the first of the pass.
     var passedOver = 0
   }
 
@@ -109,6 +109,14 @@ enum PassPlanner {
       guard candidate.waited >= minimumWait, frameSlackAllows else { return .end(.notWhileScrolling) }
     }
     let predicted = input.predictor.predict(candidate.costKind, estimate: candidate.estimate)
+    // During a scroll a measured task that fits no frame never runs: let the tasks behind it go — before its
+    // prediction is charged to the budget, which it will never spend in this pass.
+    let known = input.predictor.knows(candidate.costKind, estimate: candidate.estimate)
+    if tracking, known, case .frame(_, let length) = input.frame,
+      FrameAdmission.neverFits(predicted: predicted, frameLength: length)
+    {
+      return candidate.passedOver < lookahead ? .passOver : .end(.nothingRunnable)
+    }
     guard input.own.allowsAnother(now: input.now, predicted: predicted),
       input.total?.allowsAnother(now: input.now, predicted: predicted) ?? true
     else { return .end(.budgetSpent) }
@@ -116,7 +124,7 @@ enum PassPlanner {
     // While a scroll is tracked, a cost never measured (and not estimated) is treated as never fitting: it
     // is tried as the first task of a pass at a frame's start (at least half the frame left), which
     // measures it. Waiting for an idle pass instead would leave every row blank through a fling.
-    let probes = tracking && !input.predictor.knows(candidate.costKind, estimate: candidate.estimate)
+    let probes = tracking && !known
     switch frame {
     case .noFrame:
       // No frame pending (or a stopped clock): nothing bounds the task, except that a cost never measured
@@ -125,19 +133,13 @@ enum PassPlanner {
     case .late(let retryIn):
       return .wait(retryIn)
     case .frame(let timeLeft, let length):
-      let isFirst = input.own.tasksRun == 0 && (input.total?.tasksRun ?? 0) == 0 && !candidate.isBehindHead
+      let isFirst = input.own.tasksRun == 0 && (input.total?.tasksRun ?? 0) == 0
       let decision = FrameAdmission.decide(
         predicted: probes ? UInt64.max : predicted, timeLeft: timeLeft, frameLength: length,
         isFirstInPass: isFirst && (!tracking || probes))
       switch decision {
       case .start: return .run(probes: probes)
-      case .wait(let wait):
-        // During a scroll a measured task that fits no frame never runs: let the tasks behind it go.
-        let neverFits = !probes && FrameAdmission.neverFits(predicted: predicted, frameLength: length)
-        if tracking, neverFits {
-          return candidate.passedOver < lookahead ? .passOver : .end(.nothingRunnable)
-        }
-        return .wait(wait)
+      case .wait(let wait): return .wait(wait)
       }
     }
   }

@@ -65,15 +65,19 @@ final class FrameClock {
     self.source = source
   }
 
+  /// Starts the source. A passed deadline seen before is forgotten: the queue was drained meanwhile.
   func start() {
     guard !isRunning else { return }
     isRunning = true
+    passedSince = nil
     source.start()
   }
 
+  /// Stops the source and forgets a passed deadline seen while it ran.
   func stop() {
     guard isRunning else { return }
     isRunning = false
+    passedSince = nil
     source.stop()
   }
 

@@ -251,7 +251,7 @@ final class QueueCore {
           candidate: found.entry.map { entry in
             PassPlanner.Candidate(
               costKind: entry.payload.costKind, estimate: entry.payload.estimatedCost, waited: now &- entry.enqueuedAt,
-              isBehindHead: searchFrom != nil, passedOver: passedOver)
+              passedOver: passedOver)
           },
           predictor: predictor, own: own, total: total, now: now, frame: frameClock?.read(now: now),
           scrolling: scrolling(kind, entry: found.entry)))
@@ -267,9 +267,10 @@ final class QueueCore {
         continue
       case .run:
         didWork = true
-        run(entry, own: &own, total: &total)
-        ranTasks = true
+        if run(entry, own: &own, total: &total) { ranTasks = true }
+        // From the head again: what ran may have changed what is runnable.
         searchFrom = nil
+        passedOver = 0
         continue
       }
       break
@@ -290,13 +291,13 @@ final class QueueCore {
       frameSlackAllows: scrollingSlack.frameSlackAllows())
   }
 
-  /// Runs one task (or slice) the planner admitted, measuring it for the predictor.
-  private func run(_ entry: TaskList<QueuedTask>.Entry, own: inout BudgetMeter, total: inout BudgetMeter?) {
+  /// Runs one task (or slice) the planner admitted, measuring it for the predictor; returns whether it ran.
+  private func run(_ entry: TaskList<QueuedTask>.Entry, own: inout BudgetMeter, total: inout BudgetMeter?) -> Bool {
     let driver = scheduler.driver
     if let claim = entry.payload.claim, !claim() {
       // Cancelled from another thread (an awaiting `perform`) since the list looked: it must not start.
       if let removal = list.cancel(entry.seq) { release([removal]) }
-      return
+      return false
     }
     let now = driver.nanoseconds
     // A slice that reads `timeRemaining` sizes itself to the time left; what it costs once started is its
@@ -313,10 +314,10 @@ final class QueueCore {
     var slice: IdleQueue.SliceResult?  // a resumable task's result; `nil` for a one-shot task
     switch entry.payload.work {
     case .once(let run):
-      guard let taken = list.takeForRun(entry.seq) else { return }
+      guard let taken = list.takeForRun(entry.seq) else { return false }
       withExtendedLifetime(taken) { run() }
     case .onCell(let run):
-      guard let taken = list.takeForRun(entry.seq) else { return }
+      guard let taken = list.takeForRun(entry.seq) else { return false }
       withExtendedLifetime(taken) { if let cell = taken.payload.binding?.record.cell { run(cell) } }
     case .resumable(let run):
       slice = run(look)
@@ -327,6 +328,7 @@ final class QueueCore {
     predictor.record(entry.payload.costKind, duration: max(longestStretch, driver.nanoseconds &- lastLook))
     own.recordTask()
     total?.recordTask()
+    return true
   }
 
   /// Drops the tasks of cells that were released (or configured again) while only parked tasks are left,
