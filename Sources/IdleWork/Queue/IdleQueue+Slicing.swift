@@ -43,19 +43,36 @@ extension IdleQueue {
       key: TaskKey(key), QueuedTask(work: .resumable(slice), estimatedCost: cost), discardable: discardable)
   }
 
-  /// Queues a resumable task for `cell` at `indexPath`, bound to the cell's configuration as
-  /// ``addTask(for:at:discardable:estimatedCost:_:)``: before each slice it is skipped as stale if the cell
-  /// is gone or was configured again, and it waits while the cell is off screen. The key is `indexPath`.
-  /// Each slice is given the cell and `timeRemaining`, as in ``addResumableTask(key:discardable:estimatedCost:_:)``.
-  @discardableResult
+  /// Queues a resumable task for `cell` at `item`, bound to the cell's configuration as
+  /// ``addTask(for:at:key:discardable:estimatedCost:_:)``: before each slice it is skipped as stale if the cell
+  /// is gone or was configured again, and it waits while the cell is off screen. Its key is `key`, or `item`
+  /// when `key` is `nil`. Each slice is given the cell and `timeRemaining`, as in
+  /// ``addResumableTask(key:discardable:estimatedCost:_:)``.
+  @inlinable @discardableResult
   public func addResumableTask<Cell: AnyObject>(
-    for cell: Cell, at indexPath: IndexPath, discardable: Bool = false, estimatedCost: TimeInterval? = nil,
+    for cell: Cell, at item: some Hashable, key: (some Hashable)? = Int?.none, discardable: Bool = false,
+    estimatedCost: TimeInterval? = nil,
     _ slice: @escaping @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> SliceResult
   ) -> IdleTaskHandle {
-    let binding = core.binding(of: cell, at: indexPath)
-    let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    let work: QueuedTask.Work = .resumableOnCell { slice(unsafeDowncast($0, to: Cell.self), $1) }
-    return core.enqueue(
-      key: TaskKey(indexPath), QueuedTask(work: work, binding: binding, estimatedCost: cost), discardable: discardable)
+    // Unwrapped here, as in `addTask(for:at:key:discardable:estimatedCost:_:)`.
+    if let key {
+      return addResumableCellTask(
+        for: cell, at: item, key: key, keyIsItem: false, discardable: discardable, estimatedCost: estimatedCost, slice)
+    }
+    return addResumableCellTask(
+      for: cell, at: item, key: 0, keyIsItem: true, discardable: discardable, estimatedCost: estimatedCost, slice)
+  }
+
+  /// ``addResumableTask(for:at:key:discardable:estimatedCost:_:)`` with its key unwrapped: `key`, or the item
+  /// when `keyIsItem`.
+  @usableFromInline
+  func addResumableCellTask<Cell: AnyObject, Item: Hashable, Key: Hashable>(
+    for cell: Cell, at item: Item, key: Key, keyIsItem: Bool, discardable: Bool, estimatedCost: TimeInterval?,
+    _ slice: @escaping @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> SliceResult
+  ) -> IdleTaskHandle {
+    let run = unsafeBitCast(QueuedTask.CellSlice(run: slice), to: QueuedTask.AnyCellSlice.self).run
+    return core.enqueueCellTask(
+      .resumableOnCell(run), for: cell, at: item, key: key, keyIsItem: keyIsItem, estimatedCost: estimatedCost,
+      discardable: discardable)
   }
 }

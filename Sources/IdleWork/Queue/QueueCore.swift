@@ -106,17 +106,21 @@ final class QueueCore {
     return enqueue(key: key, QueuedTask(work: .once(task), estimatedCost: cost), discardable: discardable)
   }
 
-  /// What ``IdleQueue``'s `addTask(for:at:discardable:estimatedCost:_:)` does.
-  func addTask<Cell: AnyObject>(
-    for cell: Cell, at indexPath: IndexPath, discardable: Bool, estimatedCost: TimeInterval?,
-    _ task: @escaping @MainActor (Cell) -> Void
+  /// Queues a cell task's `work` in the configuration of `cell` for `item`; its key is `key`, or the item
+  /// when `keyIsItem` (then `key` is not read).
+  ///
+  /// What ``IdleQueue``'s `addTask(for:at:key:discardable:estimatedCost:_:)` and
+  /// `addResumableTask(for:at:key:discardable:estimatedCost:_:)` do, once their closure is retyped.
+  func enqueueCellTask<Item: Hashable, Key: Hashable>(
+    _ work: consuming QueuedTask.Work, for cell: AnyObject, at item: Item, key: Key, keyIsItem: Bool,
+    estimatedCost: TimeInterval?, discardable: Bool
   ) -> IdleTaskHandle {
-    let binding = binding(of: cell, at: indexPath)
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    // The cell is read from the binding when the task runs: no weak capture to set up per task.
-    let work: QueuedTask.Work = .onCell { task(unsafeDowncast($0, to: Cell.self)) }
+    let record = cells.configuration(of: cell, for: item)
+    let binding = CellBinding(record: record, configuration: record.configuration)
     return enqueue(
-      key: TaskKey(indexPath), QueuedTask(work: work, binding: binding, estimatedCost: cost), discardable: discardable)
+      key: keyIsItem ? record.item : TaskKey(key), QueuedTask(work: work, binding: binding, estimatedCost: cost),
+      discardable: discardable)
   }
 
   /// What ``IdleQueue``'s `addTaskFromAnyThread(key:_:)` does.
@@ -127,13 +131,13 @@ final class QueueCore {
   // MARK: Cells
 
   /// What ``IdleQueue``'s `bind(_:to:)` does.
-  func bind(_ cell: AnyObject, to indexPath: IndexPath) {
-    cells.bind(cell, to: indexPath)
+  func bind(_ cell: AnyObject, to item: some Hashable) {
+    cells.bind(cell, to: item)
   }
 
   /// What ``IdleQueue``'s `cellWillDisplay(_:at:)` does.
-  func cellWillDisplay(_ cell: AnyObject, at indexPath: IndexPath) {
-    let record = cells.configuration(of: cell, for: indexPath)
+  func cellWillDisplay(_ cell: AnyObject, at item: some Hashable) {
+    let record = cells.configuration(of: cell, for: item)
     guard !record.isDisplayed else { return }
     record.isDisplayed = true
     onlyParkedLeft = false
@@ -144,8 +148,8 @@ final class QueueCore {
   }
 
   /// What ``IdleQueue``'s `cellDidEndDisplaying(_:at:)` does.
-  func cellDidEndDisplaying(_ cell: AnyObject, at indexPath: IndexPath) {
-    guard let record = cells.live(cell), record.indexPath == indexPath else { return }
+  func cellDidEndDisplaying(_ cell: AnyObject, at item: some Hashable) {
+    guard let record = cells.live(cell), record.item.matches(item) else { return }
     record.isDisplayed = false
   }
 
@@ -324,13 +328,7 @@ final class QueueCore {
     (slack?.minimumWait ?? 0) > 0
   }
 
-  /// The cell configuration a task for `cell` at `indexPath` belongs to.
-  func binding(of cell: AnyObject, at indexPath: IndexPath) -> CellBinding {
-    let record = cells.configuration(of: cell, for: indexPath)
-    return CellBinding(record: record, configuration: record.configuration)
-  }
-
-  @discardableResult
+  @discardableResult @inline(__always)
   func enqueue(key: consuming TaskKey, _ task: consuming QueuedTask, discardable: Bool) -> IdleTaskHandle {
     guard !isInvalidated else {
       task.onDrop?(.cancelled)  // tells an awaiting `perform` at once

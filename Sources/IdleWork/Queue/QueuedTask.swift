@@ -17,6 +17,32 @@ struct QueuedTask {
     case resumableOnCell(@MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult)
   }
 
+  /// A cell task's closure for its cell class, to be retyped as one for `AnyObject` (``AnyCellTask``).
+  ///
+  /// Retyping the struct rather than the closure: `unsafeBitCast` of a function value passes it through a
+  /// generic parameter, which wraps it in reabstraction thunks (two allocations per task), and wrapping it in
+  /// a closure that downcasts allocates one. A function of a class-bound generic parameter takes its argument
+  /// as one object reference, as a function of `AnyObject` does, so the two structs have the same layout for
+  /// every `Cell`; the cell the binding hands over is always a `Cell`.
+  struct CellTask<Cell: AnyObject> {
+    let run: @MainActor (Cell) -> Void
+  }
+
+  /// ``CellTask`` retyped for any cell.
+  struct AnyCellTask {
+    let run: @MainActor (AnyObject) -> Void
+  }
+
+  /// A resumable cell task's closure for its cell class (see ``CellTask``).
+  struct CellSlice<Cell: AnyObject> {
+    let run: @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult
+  }
+
+  /// ``CellSlice`` retyped for any cell.
+  struct AnyCellSlice {
+    let run: @MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult
+  }
+
   /// Whether the work is sliced (its slices are predicted apart from one-shot tasks).
   var isResumableWork: Bool {
     switch work {
