@@ -239,19 +239,21 @@ public final class IdleQueue {
 
   /// Queues `task` for `cell`, to run only while the cell still shows this configuration of `item`.
   ///
-  /// `item` is what the cell shows: an `IndexPath`, or — when rows are inserted, deleted or moved, as with a
-  /// diffable data source — the item identifier (`dataSource.itemIdentifier(for: indexPath)`), which stays
-  /// with the content while its index path changes (see ``bind(_:to:)``). If the cell's current
-  /// configuration is for `item`, the task joins it; otherwise this starts a new one and the cell's earlier
-  /// tasks become stale. The queue holds the cell weakly; a task whose cell is gone or was configured again by
-  /// its turn is skipped as stale, without counting against the pass's budget. While the cell is off screen
-  /// (``cellDidEndDisplaying(_:at:)``) the task waits.
+  /// If the cell's current configuration (see ``bind(_:to:)``) is for `item`, the task joins it; otherwise
+  /// this starts a new one and the cell's earlier tasks become stale. The queue holds the cell weakly; a task
+  /// whose cell is gone or was configured again by its turn is skipped as stale, without counting against the
+  /// pass's budget. While the cell is off screen (``cellDidEndDisplaying(_:at:)``) the task waits.
   ///
   /// - Parameters:
+  ///   - cell: the cell the task draws into.
+  ///   - item: what the cell shows: an `IndexPath`, or — when rows are inserted, deleted or moved, as with a
+  ///     diffable data source — the item identifier (`dataSource.itemIdentifier(for: indexPath)`), which stays
+  ///     with the content while its index path changes (see ``bind(_:to:)``).
   ///   - key: groups tasks for ``cancelTasks(forKey:)``; `nil` (default) uses `item`. Index paths, and often
   ///     item identifiers, repeat from one list to the next: when several lists share a queue (``main``),
   ///     give a key that tells them apart, such as `ObjectIdentifier(tableView)` to cancel one list's tasks.
-  ///   - discardable, estimatedCost: as in ``addTask(key:discardable:replacesPending:estimatedCost:_:)``.
+  ///   - discardable: as in ``addTask(key:discardable:replacesPending:estimatedCost:_:)``.
+  ///   - estimatedCost: as in ``addTask(key:discardable:replacesPending:estimatedCost:_:)``.
   ///   - task: the work, given the cell.
   @inlinable @discardableResult
   public func addTask<Cell: AnyObject>(
