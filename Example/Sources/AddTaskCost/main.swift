@@ -47,6 +47,8 @@ struct Options {
   var check = false
   var canary = false
   var repetitions = 41
+  /// `--only key|cell|joining`: time one form alone (to profile it).
+  var only: String?
   static let additions = 20_000
 
   init(_ arguments: [String]) {
@@ -55,6 +57,9 @@ struct Options {
       switch argument {
       case "--check": check = true
       case "--canary": canary = true
+      case "--only":
+        guard let value = rest.popFirst(), ["key", "cell", "joining"].contains(value) else { Options.usage() }
+        only = value
       case "--repetitions":
         guard let value = rest.popFirst().flatMap(Int.init), value >= 1 else { Options.usage() }
         repetitions = value
@@ -64,7 +69,7 @@ struct Options {
   }
 
   static func usage() -> Never {
-    print("usage: AddTaskCost [--check] [--canary] [--repetitions N]")
+    print("usage: AddTaskCost [--check] [--canary] [--repetitions N] [--only key|cell|joining]")
     exit(2)
   }
 }
@@ -205,9 +210,11 @@ enum AddTaskCost {
     ]
     // One untimed warm-up round, then the repetitions, every form in turn.
     for repetition in -1..<options.repetitions {
+      func form(_ name: String, _ body: () -> Double) -> Double { options.only.map { $0 == name } ?? true ? body() : 0 }
       let round = [
-        keyFloor(), keyForm(controller), cellFloor(),
-        cellForm(controller, cells: cells, canary: options.canary), joiningForm(controller, cells: cells),
+        keyFloor(), form("key") { keyForm(controller) }, cellFloor(),
+        form("cell") { cellForm(controller, cells: cells, canary: options.canary) },
+        form("joining") { joiningForm(controller, cells: cells) },
       ]
       guard repetition >= 0 else { continue }
       for (slot, value) in round.enumerated() { rows[slot].samples.append(value) }
