@@ -60,13 +60,15 @@ struct QueuedTask {
     var claim: (@Sendable () -> Bool)?
   }
 
-  var work: Work
+  // Stored last: `work` is 17 bytes (a closure and its case), so before the 8-byte fields it would be padded
+  // to 24, and the list's entry (copied on every addition and when the list grows) would be a word longer.
   /// The cell configuration of a cell task; `nil` for other tasks.
   let binding: CellBinding?
   /// The caller's estimate of one run (or slice), in nanoseconds; `UInt64.max` for none (a sentinel
   /// rather than an optional, which would pad the entry by a word).
   private let costEstimate: UInt64
   var hooks: Hooks?
+  var work: Work
 
   init(work: Work, binding: CellBinding? = nil, estimatedCost: UInt64? = nil) {
     self.work = work
