@@ -52,27 +52,27 @@ extension IdleQueue {
   public func addResumableTask<Cell: AnyObject>(
     for cell: Cell, at item: some Hashable, key: (some Hashable)? = Int?.none, discardable: Bool = false,
     estimatedCost: TimeInterval? = nil,
-    _ slice: @escaping @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> SliceResult
+    _ slice: consuming @escaping @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> SliceResult
   ) -> IdleTaskHandle {
-    // Unwrapped here, as in `addTask(for:at:key:discardable:estimatedCost:_:)`.
+    // Unwrapped and retyped here, as in `addTask(for:at:key:discardable:estimatedCost:_:)`.
+    let run = CellSliceClosure(slice).retyped
     if let key {
       return addResumableCellTask(
-        for: cell, at: item, key: key, keyIsItem: false, discardable: discardable, estimatedCost: estimatedCost, slice)
+        for: cell, at: item, key: key, keyIsItem: false, discardable: discardable, estimatedCost: estimatedCost, run)
     }
     return addResumableCellTask(
-      for: cell, at: item, key: 0, keyIsItem: true, discardable: discardable, estimatedCost: estimatedCost, slice)
+      for: cell, at: item, key: 0, keyIsItem: true, discardable: discardable, estimatedCost: estimatedCost, run)
   }
 
-  /// ``addResumableTask(for:at:key:discardable:estimatedCost:_:)`` with its key unwrapped: `key`, or the item
-  /// when `keyIsItem`.
+  /// ``addResumableTask(for:at:key:discardable:estimatedCost:_:)`` with its key unwrapped (`key`, or the item
+  /// when `keyIsItem`) and its closure retyped for any cell.
   @usableFromInline
-  func addResumableCellTask<Cell: AnyObject, Item: Hashable, Key: Hashable>(
-    for cell: Cell, at item: Item, key: Key, keyIsItem: Bool, discardable: Bool, estimatedCost: TimeInterval?,
-    _ slice: @escaping @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> SliceResult
+  func addResumableCellTask<Item: Hashable, Key: Hashable>(
+    for cell: AnyObject, at item: Item, key: Key, keyIsItem: Bool, discardable: Bool, estimatedCost: TimeInterval?,
+    _ run: consuming @escaping @MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> SliceResult
   ) -> IdleTaskHandle {
-    let run = unsafeBitCast(QueuedTask.CellSlice(run: slice), to: QueuedTask.AnyCellSlice.self).run
-    return core.enqueueCellTask(
-      .resumableOnCell(run), for: cell, at: item, key: key, keyIsItem: keyIsItem, estimatedCost: estimatedCost,
+    core.enqueueCellTask(
+      .resumableOnCell(consume run), for: cell, at: item, key: key, keyIsItem: keyIsItem, estimatedCost: estimatedCost,
       discardable: discardable)
   }
 }

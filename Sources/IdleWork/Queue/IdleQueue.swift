@@ -231,7 +231,7 @@ public final class IdleQueue {
   @discardableResult
   public func addTask(
     key: some Hashable, discardable: Bool = false, replacesPending: Bool = false, estimatedCost: TimeInterval? = nil,
-    _ task: @escaping @MainActor () -> Void
+    _ task: consuming @escaping @MainActor () -> Void
   ) -> IdleTaskHandle {
     core.addTask(
       key: TaskKey(key), discardable: discardable, replacesPending: replacesPending, estimatedCost: estimatedCost, task)
@@ -258,28 +258,28 @@ public final class IdleQueue {
   @inlinable @discardableResult
   public func addTask<Cell: AnyObject>(
     for cell: Cell, at item: some Hashable, key: (some Hashable)? = Int?.none, discardable: Bool = false,
-    estimatedCost: TimeInterval? = nil, _ task: @escaping @MainActor (Cell) -> Void
+    estimatedCost: TimeInterval? = nil, _ task: consuming @escaping @MainActor (Cell) -> Void
   ) -> IdleTaskHandle {
     // Unwrapped here, inlined where the key's type is known: in generic code an optional of it costs a
-    // run-time metadata look-up per call.
+    // run-time metadata look-up per call. The closure is retyped here too, where its cell class is known.
+    let run = CellClosure(task).retyped
     if let key {
       return addCellTask(
-        for: cell, at: item, key: key, keyIsItem: false, discardable: discardable, estimatedCost: estimatedCost, task)
+        for: cell, at: item, key: key, keyIsItem: false, discardable: discardable, estimatedCost: estimatedCost, run)
     }
     return addCellTask(
-      for: cell, at: item, key: 0, keyIsItem: true, discardable: discardable, estimatedCost: estimatedCost, task)
+      for: cell, at: item, key: 0, keyIsItem: true, discardable: discardable, estimatedCost: estimatedCost, run)
   }
 
-  /// ``addTask(for:at:key:discardable:estimatedCost:_:)`` with its key unwrapped: `key`, or the item when
-  /// `keyIsItem`.
+  /// ``addTask(for:at:key:discardable:estimatedCost:_:)`` with its key unwrapped (`key`, or the item when
+  /// `keyIsItem`) and its closure retyped for any cell.
   @usableFromInline
-  func addCellTask<Cell: AnyObject, Item: Hashable, Key: Hashable>(
-    for cell: Cell, at item: Item, key: Key, keyIsItem: Bool, discardable: Bool, estimatedCost: TimeInterval?,
-    _ task: @escaping @MainActor (Cell) -> Void
+  func addCellTask<Item: Hashable, Key: Hashable>(
+    for cell: AnyObject, at item: Item, key: Key, keyIsItem: Bool, discardable: Bool, estimatedCost: TimeInterval?,
+    _ run: consuming @escaping @MainActor (AnyObject) -> Void
   ) -> IdleTaskHandle {
-    let run = unsafeBitCast(QueuedTask.CellTask(run: task), to: QueuedTask.AnyCellTask.self).run
-    return core.enqueueCellTask(
-      .onCell(run), for: cell, at: item, key: key, keyIsItem: keyIsItem, estimatedCost: estimatedCost,
+    core.enqueueCellTask(
+      .onCell(consume run), for: cell, at: item, key: key, keyIsItem: keyIsItem, estimatedCost: estimatedCost,
       discardable: discardable)
   }
 

@@ -94,7 +94,7 @@ final class QueueCore {
   /// What ``IdleQueue``'s `addTask(key:discardable:replacesPending:estimatedCost:_:)` does.
   func addTask(
     key: consuming TaskKey, discardable: Bool, replacesPending: Bool, estimatedCost: TimeInterval?,
-    _ task: @escaping @MainActor () -> Void
+    _ task: consuming @escaping @MainActor () -> Void
   ) -> IdleTaskHandle {
     if replacesPending, !isInvalidated {
       // A same-key task another thread handed over is pending too: take it in first, or it would run after
@@ -103,7 +103,7 @@ final class QueueCore {
       release(list.cancel(key: key))
     }
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    return enqueue(key: key, QueuedTask(work: .once(task), estimatedCost: cost), discardable: discardable)
+    return enqueue(key: key, QueuedTask(work: .once(consume task), estimatedCost: cost), discardable: discardable)
   }
 
   /// Queues a cell task's `work` in the configuration of `cell` for `item`; its key is `key`, or the item
@@ -117,10 +117,12 @@ final class QueueCore {
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
     let record = cells.configuration(of: cell, for: item)
-    let binding = CellBinding(record: record, configuration: record.configuration)
+    let configuration = record.configuration
+    let taskKey = keyIsItem ? record.item : TaskKey(key)
+    // Moved, not copied, into the binding: a copy and its release were two atomic operations per task.
+    let binding = CellBinding(record: consume record, configuration: configuration)
     return enqueue(
-      key: keyIsItem ? record.item : TaskKey(key), QueuedTask(work: work, binding: binding, estimatedCost: cost),
-      discardable: discardable)
+      key: taskKey, QueuedTask(work: work, binding: consume binding, estimatedCost: cost), discardable: discardable)
   }
 
   /// What ``IdleQueue``'s `addTaskFromAnyThread(key:_:)` does.
@@ -336,7 +338,10 @@ final class QueueCore {
     }
     // The clock is read only for scrolling slack's minimum wait; it costs ~20 ns per addition otherwise.
     let now = stampsAdditions ? scheduler.driver.nanoseconds : 0
-    let canBeStale = task.binding != nil
+    // Matched, not compared with `nil`: `!=` takes the optional as a generic argument, a copy of the binding
+    // (a retain and a release per task).
+    let canBeStale: Bool
+    if case .some = task.binding { canBeStale = true } else { canBeStale = false }
     let (seq, removed) = list.append(
       key: key, payload: task, canBeStale: canBeStale, isDiscardable: discardable, now: now, state: { $0.state })
     onlyParkedLeft = false

@@ -17,32 +17,6 @@ struct QueuedTask {
     case resumableOnCell(@MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult)
   }
 
-  /// A cell task's closure for its cell class, to be retyped as one for `AnyObject` (``AnyCellTask``).
-  ///
-  /// Retyping the struct rather than the closure: `unsafeBitCast` of a function value passes it through a
-  /// generic parameter, which wraps it in reabstraction thunks (two allocations per task), and wrapping it in
-  /// a closure that downcasts allocates one. A function of a class-bound generic parameter takes its argument
-  /// as one object reference, as a function of `AnyObject` does, so the two structs have the same layout for
-  /// every `Cell`; the cell the binding hands over is always a `Cell`.
-  struct CellTask<Cell: AnyObject> {
-    let run: @MainActor (Cell) -> Void
-  }
-
-  /// ``CellTask`` retyped for any cell.
-  struct AnyCellTask {
-    let run: @MainActor (AnyObject) -> Void
-  }
-
-  /// A resumable cell task's closure for its cell class (see ``CellTask``).
-  struct CellSlice<Cell: AnyObject> {
-    let run: @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult
-  }
-
-  /// ``CellSlice`` retyped for any cell.
-  struct AnyCellSlice {
-    let run: @MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult
-  }
-
   /// Whether the work is sliced (its slices are predicted apart from one-shot tasks).
   var isResumableWork: Bool {
     switch work {
@@ -85,4 +59,54 @@ struct QueuedTask {
   /// Runnable, stale (its cell is gone or was configured again) or parked (its cell is off screen).
   /// Tasks without a cell are always runnable.
   @MainActor var state: EntryState { binding?.state ?? .runnable }
+}
+
+/// A cell task's closure for its cell class, to be retyped as one for any cell (``AnyCellClosure``), so that
+/// the queue stores it as it came.
+///
+/// Retyping the struct rather than the closure: `unsafeBitCast` of a function value passes it through a
+/// generic parameter, which wraps it in reabstraction thunks (two allocations per task), and wrapping it in
+/// a closure that downcasts allocates one. A function of a class-bound generic parameter takes its argument
+/// as one object reference, as a function of `AnyObject` does, so the two structs have the same layout for
+/// every `Cell`; the cell the queue hands over is always the `Cell` the task was added for. Inlined into the
+/// caller, where `Cell` is known, the retyping costs nothing, not even a retain.
+@usableFromInline
+struct CellClosure<Cell: AnyObject> {
+  @usableFromInline let run: @MainActor (Cell) -> Void
+
+  @inlinable init(_ run: consuming @escaping @MainActor (Cell) -> Void) { self.run = run }
+
+  /// The closure retyped for any cell.
+  @inlinable var retyped: @MainActor (AnyObject) -> Void {
+    unsafeBitCast(self, to: AnyCellClosure.self).run
+  }
+}
+
+/// ``CellClosure`` retyped for any cell.
+@usableFromInline
+struct AnyCellClosure {
+  @usableFromInline let run: @MainActor (AnyObject) -> Void
+}
+
+/// A resumable cell task's closure for its cell class, retyped as ``CellClosure`` is.
+@usableFromInline
+struct CellSliceClosure<Cell: AnyObject> {
+  @usableFromInline let run: @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult
+
+  @inlinable init(
+    _ run: consuming @escaping @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult
+  ) {
+    self.run = run
+  }
+
+  /// The closure retyped for any cell.
+  @inlinable var retyped: @MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult {
+    unsafeBitCast(self, to: AnyCellSliceClosure.self).run
+  }
+}
+
+/// ``CellSliceClosure`` retyped for any cell.
+@usableFromInline
+struct AnyCellSliceClosure {
+  @usableFromInline let run: @MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult
 }
