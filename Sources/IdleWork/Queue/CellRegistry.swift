@@ -76,7 +76,7 @@ final class CellRegistry {
   @exclusivity(unchecked) private var pruneAt = 64
 
   /// Starts a new configuration of `cell` for `item`; earlier tasks for the cell become stale.
-  @discardableResult
+  @discardableResult @inline(__always)
   func bind<Item: Hashable>(_ cell: AnyObject, to item: Item) -> Record {
     if let record = live(cell) {
       // The same item again (a reload): keep its stored key, so that a boxed identifier is not boxed again.
@@ -98,11 +98,14 @@ final class CellRegistry {
     let record = Record(cell: cell, item: item, configuration: nextConfiguration)
     nextConfiguration += 1
     records[ObjectIdentifier(cell)] = record
-    lastFound = record
+    remember(record)
     if records.count >= pruneAt {
       records = records.filter { $0.value.cell != nil }
       pruneAt = max(64, records.count * 2)
     }
+    #if IDLEWORK_INTERNAL_CHECKS
+      precondition(records[record.id] === lastFound, "IdleWork internal: the last record found is not kept")
+    #endif
     return record
   }
 
@@ -111,14 +114,27 @@ final class CellRegistry {
   /// The last record found is remembered: `cellForRowAt` binds a cell and adds its tasks one after
   /// another, so the dictionary (hashing the cell's address) is consulted once per cell, not per task.
   @inline(__always) func live(_ cell: AnyObject) -> Record? {
-    if let last = lastFound, last.isRecord(of: cell) { return last }
+    // The address first: reading `lastFound` for another cell would retain and release it for nothing.
+    if lastID == ObjectIdentifier(cell), let last = lastFound, last.isRecord(of: cell) { return last }
     guard let record = records[ObjectIdentifier(cell)], record.isRecord(of: cell) else { return nil }
-    lastFound = record
+    remember(record)
     return record
   }
 
+  /// Makes `record` the one ``live(_:)`` looks at first.
+  private func remember(_ record: Record) {
+    lastFound = record
+    lastID = record.id
+  }
+
   /// The record ``live(_:)`` found last (it holds its cell weakly, so this keeps no cell alive).
-  @exclusivity(unchecked) private var lastFound: Record?
+  ///
+  /// Unowned: it is always one of `records` (set only to a record found there or just inserted, and pruning
+  /// keeps records of live cells, such as the one just inserted), which keep it alive; a strong reference
+  /// cost a retain and a release each time `cellForRowAt` moved on to another cell.
+  @exclusivity(unchecked) private unowned(unsafe) var lastFound: Record?
+  /// The address of `lastFound`'s cell.
+  @exclusivity(unchecked) private var lastID: ObjectIdentifier?
 }
 
 /// A cell task's link to its cell: the cell's record and the configuration the task was queued for.
