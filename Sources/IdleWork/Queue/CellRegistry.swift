@@ -98,11 +98,12 @@ final class CellRegistry {
     let record = Record(cell: cell, item: item, configuration: nextConfiguration)
     nextConfiguration += 1
     records[ObjectIdentifier(cell)] = record
-    remember(record)
     if records.count >= pruneAt {
       records = records.filter { $0.value.cell != nil }
       pruneAt = max(64, records.count * 2)
+      recent = Array(repeating: Recent(), count: Self.recentCount)  // it may name pruned records
     }
+    remember(record)
     #if IDLEWORK_INTERNAL_CHECKS
       precondition(records[record.id] === lastFound, "IdleWork internal: the last record found is not kept")
     #endif
@@ -115,17 +116,45 @@ final class CellRegistry {
   /// another, so the dictionary (hashing the cell's address) is consulted once per cell, not per task.
   @inline(__always) func live(_ cell: AnyObject) -> Record? {
     // The address first: reading `lastFound` for another cell would retain and release it for nothing.
-    if lastID == ObjectIdentifier(cell), let last = lastFound, last.isRecord(of: cell) { return last }
-    guard let record = records[ObjectIdentifier(cell)], record.isRecord(of: cell) else { return nil }
+    let id = ObjectIdentifier(cell)
+    if lastID == id, let last = lastFound, last.isRecord(of: cell) { return last }
+    // Then the slot of its address in `recent`, then the dictionary (hashing the address cost as much as the
+    // rest of `bind`).
+    let slot = Self.slot(of: id)
+    if recent[slot].id == id, let record = recent[slot].record, record.isRecord(of: cell) {
+      lastFound = record
+      lastID = id
+      return record
+    }
+    guard let record = records[id], record.isRecord(of: cell) else { return nil }
     remember(record)
     return record
   }
 
-  /// Makes `record` the one ``live(_:)`` looks at first.
+  /// Makes `record` the one ``live(_:)`` looks at first, and puts it in its slot of `recent`.
   private func remember(_ record: Record) {
     lastFound = record
     lastID = record.id
+    recent[Self.slot(of: record.id)] = Recent(id: record.id, record: record)
   }
+
+  /// A record found recently, by its cell's address: unowned, as `lastFound` (it is one of `records`; the
+  /// table is cleared when records are pruned).
+  private struct Recent {
+    var id: ObjectIdentifier?
+    unowned(unsafe) var record: Record?
+  }
+
+  private static let recentCount = 64
+
+  /// The slot of an address in `recent`: bits above an allocation's alignment.
+  private static func slot(of id: ObjectIdentifier) -> Int {
+    Int(truncatingIfNeeded: UInt(bitPattern: id) >> 4) & (recentCount - 1)
+  }
+
+  /// Records found recently, one slot per address class: the cells of a table's screen, looked up without
+  /// hashing.
+  @exclusivity(unchecked) private var recent = Array(repeating: Recent(), count: CellRegistry.recentCount)
 
   /// The record ``live(_:)`` found last (it holds its cell weakly, so this keeps no cell alive).
   ///
