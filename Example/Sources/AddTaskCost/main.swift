@@ -5,6 +5,7 @@ import IdleWork
 // capturing closure (issue 16, item 10). Release-built:
 //
 //   swift run -c release --package-path Example AddTaskCost [--check] [--canary] [--repetitions N]
+//     [--only key|cell|joining]
 //
 // Each repetition creates a fresh queue (`maximumQueueLength: Int.max`, so no eviction is timed) held in a
 // controller's stored property, read from there at every call as `cellForRowAt` reads it; times 20,000
@@ -20,7 +21,7 @@ import IdleWork
 // Prints, per form, the median [min–max] nanoseconds per addition over the repetitions (>= 41) and the ratio
 // of the medians to the floor's. `--check` exits 1 when a ratio is over its target (key 4x, cell 6x);
 // `--canary` adds a deliberate slow path to every cell-form addition (a few hundred nanoseconds of hashing),
-// so `--check --canary` shows the check failing.
+// so `--check --canary` shows the check failing. `--only` times one form alone, for a profiler.
 
 /// A cell as a table reuses it; IdleWork needs nothing from it.
 final class Cell {
@@ -129,44 +130,26 @@ enum AddTaskCost {
     }
   }
 
-  static func cellForm(_ controller: Controller, cells: [Cell], canary: Bool) -> Double {
-    time(prepare: { controller.queue = fresh() }) {
-      var index = 0
-      var row = 0
-      while index < Options.additions {
-        let cell = cells[row % cellCount]
-        let indexPath = paths[row]
-        controller.queue!.bind(cell, to: indexPath)
-        for _ in 0..<3 where index < Options.additions {
-          let photo = photos[index & 63]
-          if canary { canaryWork(index) }
-          controller.queue!.addTask(for: cell, at: indexPath) { cell in cell.show(photo) }
-          index += 1
-        }
-        row += 1
-      }
-    } release: {
-      controller.queue?.invalidate()
-      controller.queue = nil
-    }
-  }
-
-  static func joiningForm(_ controller: Controller, cells: [Cell]) -> Double {
+  /// The cell form: per row a cell (16 reused round-robin) and three additions, as `cellForRowAt` makes them;
+  /// with `binds`, each row binds its cell to a new row first; without, the cells were bound (untimed) and
+  /// the additions join them.
+  static func cellForm(_ controller: Controller, cells: [Cell], binds: Bool, canary: Bool = false) -> Double {
     time(
       prepare: {
         let queue = fresh()
-        for (slot, cell) in cells.enumerated() { queue.bind(cell, to: paths[slot]) }
+        if !binds { for (slot, cell) in cells.enumerated() { queue.bind(cell, to: paths[slot]) } }
         controller.queue = queue
       }
     ) {
       var index = 0
       var row = 0
       while index < Options.additions {
-        let slot = row % cellCount
-        let cell = cells[slot]
-        let indexPath = paths[slot]
+        let cell = cells[row % cellCount]
+        let indexPath = paths[binds ? row : row % cellCount]
+        if binds { controller.queue!.bind(cell, to: indexPath) }
         for _ in 0..<3 where index < Options.additions {
           let photo = photos[index & 63]
+          if canary { canaryWork(index) }
           controller.queue!.addTask(for: cell, at: indexPath) { cell in cell.show(photo) }
           index += 1
         }
@@ -213,8 +196,8 @@ enum AddTaskCost {
       func form(_ name: String, _ body: () -> Double) -> Double { options.only.map { $0 == name } ?? true ? body() : 0 }
       let round = [
         keyFloor(), form("key") { keyForm(controller) }, cellFloor(),
-        form("cell") { cellForm(controller, cells: cells, canary: options.canary) },
-        form("joining") { joiningForm(controller, cells: cells) },
+        form("cell") { cellForm(controller, cells: cells, binds: true, canary: options.canary) },
+        form("joining") { cellForm(controller, cells: cells, binds: false) },
       ]
       guard repetition >= 0 else { continue }
       for (slot, value) in round.enumerated() { rows[slot].samples.append(value) }
