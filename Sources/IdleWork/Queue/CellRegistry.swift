@@ -171,6 +171,12 @@ struct CellBinding {
   let record: CellRegistry.Record
   let configuration: UInt64
 
+  /// A binding to `record`'s current configuration.
+  @MainActor init(current record: CellRegistry.Record) {
+    self.configuration = record.configuration
+    self.record = record
+  }
+
   /// Runnable while the cell is alive, still in this configuration and on screen.
   @MainActor var state: EntryState {
     guard record.cell != nil, record.configuration == configuration else { return .stale }

@@ -116,13 +116,12 @@ final class QueueCore {
     estimatedCost: TimeInterval?, discardable: Bool
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    let record = cells.configuration(of: cell, for: item)
-    let configuration = record.configuration
-    let taskKey = keyIsItem ? record.item : TaskKey(key)
-    // Moved, not copied, into the binding: a copy and its release were two atomic operations per task.
-    let binding = CellBinding(record: consume record, configuration: configuration)
-    return enqueue(
-      key: taskKey, QueuedTask(work: work, binding: consume binding, estimatedCost: cost), discardable: discardable)
+    // The record goes straight into the binding, and the binding into the task, in one expression: a copy of
+    // either and its release were two atomic operations per task. (`consume` would say so, but the type
+    // checker crashes on it here when building for iOS.)
+    let task = QueuedTask(
+      work: work, binding: CellBinding(current: cells.configuration(of: cell, for: item)), estimatedCost: cost)
+    return enqueue(key: keyIsItem ? task.cellItem : TaskKey(key), task, discardable: discardable)
   }
 
   /// What ``IdleQueue``'s `addTaskFromAnyThread(key:_:)` does.

@@ -50,6 +50,14 @@ struct QueuedTask {
     self.costEstimate = estimatedCost ?? .max
   }
 
+  /// The item of a cell task's cell, read in place (a copy of the binding would retain its record).
+  var cellItem: TaskKey {
+    switch binding {
+    case .some(let binding): return binding.record.item
+    case .none: return TaskKey.int(0)
+    }
+  }
+
   /// The caller's estimate in nanoseconds; `nil` lets the queue predict the cost.
   var estimatedCost: UInt64? { costEstimate == .max ? nil : costEstimate }
 
