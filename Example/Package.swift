@@ -18,6 +18,8 @@ let package = Package(
       dependencies: [.product(name: "IdleWork", package: "IdleWork")]
     ),
     .executableTarget(name: "FeedDemo", dependencies: ["FeedDemoKit"]),
+    // What one addition costs as an app makes it, beside Array.append (see its main.swift).
+    .executableTarget(name: "AddTaskCost", dependencies: [.product(name: "IdleWork", package: "IdleWork")]),
     .testTarget(name: "FeedDemoTests", dependencies: ["FeedDemoKit"]),
   ],
   swiftLanguageModes: [.v6]

@@ -25,6 +25,20 @@ final class TaskKeyTests: XCTestCase {
     XCTAssertEqual(TaskKey(row(3)).hash, row(3).hashValue)
   }
 
+  /// A cell's stored item is compared with each call's item without building a key for it (issue 16, item 10):
+  /// the comparison must agree with comparing keys, for every storage.
+  func testAStoredKeyMatchesAnItemAsItMatchesTheItemsKey() {
+    let items: [any Hashable] = [7, Int64(7), "a", "b", row(3), row(4), Custom(id: 1), Custom(id: 2)]
+    for stored in items {
+      for item in items {
+        func compare<Item: Hashable>(_ item: Item) -> Bool { TaskKey(stored).matches(item) }
+        XCTAssertEqual(compare(item), TaskKey(stored).matches(TaskKey(item)), "\(stored) and \(item)")
+      }
+    }
+    XCTAssertTrue(TaskKey(Custom(id: 1)).matches(Custom(id: 1)))
+    XCTAssertFalse(TaskKey(Custom(id: 1)).matches(1))
+  }
+
   func testCancellingByKeyFindsEveryKindOfKeyAfterTheListWasCompacted() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue(budget: .tasks(100), maximumQueueLength: 10_000)

@@ -100,6 +100,24 @@ final class SlicingViewController: UITableViewController {
   }
 }
 
+/// SlicingHeavyCellWork, "Rows that are inserted, deleted or moved": a diffable data source's item identifiers.
+@MainActor
+func itemIdentifierExample(
+  dataSource: UICollectionViewDiffableDataSource<Int, Int>, cell: GalleryCell, indexPath: IndexPath,
+  photos: [Int: Photo]
+) {
+  let item = dataSource.itemIdentifier(for: indexPath)!
+  IdleQueue.main.bind(cell, to: item)
+  IdleQueue.main.addTask(for: cell, at: item) { cell in cell.imageView.image = photos[item]?.rendered() }
+}
+
+/// Lists sharing `IdleQueue.main` key their cell tasks apart (`addTask(for:at:key:…)`'s doc comment).
+@MainActor
+func keyedByListExample(tableView: UITableView, cell: GalleryCell, indexPath: IndexPath, image: Photo) {
+  IdleQueue.main.addTask(for: cell, at: indexPath, key: ObjectIdentifier(tableView)) { cell in cell.draw(image) }
+  IdleQueue.main.cancelTasks(forKey: ObjectIdentifier(tableView))
+}
+
 @MainActor
 func checkWhatHappened() {
   let statistics = IdleQueue.main.statistics
@@ -185,7 +203,7 @@ final class GalleryCell: UICollectionViewCell {
 
 @MainActor
 func idleQueueOverviewExample(cell: GalleryCell, at indexPath: IndexPath, images: [Photo]) {
-  IdleQueue.main.bind(cell, to: indexPath)
+  IdleQueue.main.bind(cell, to: indexPath)  // or the item identifier, when rows move
   for image in images {
     IdleQueue.main.addTask(for: cell, at: indexPath) { cell in cell.draw(image) }
   }

@@ -19,6 +19,16 @@ enum TaskKey {
   final class Box {
     let base: any Hashable
     init(_ base: any Hashable) { self.base = base }
+
+    /// Whether the boxed key is `item`: same type, equal value. Compares the types rather than casting
+    /// (`as? Item` asks the runtime for `Optional<Item>`'s metadata, a look-up on every call).
+    @inline(never)
+    func matches<Item: Hashable>(_ item: Item) -> Bool {
+      func isEqual<Base: Hashable>(_ base: Base) -> Bool {
+        Base.self == Item.self && base == unsafeBitCast(item, to: Base.self)
+      }
+      return isEqual(base)
+    }
   }
 
   init<Key: Hashable>(_ key: Key) {
@@ -37,6 +47,18 @@ enum TaskKey {
     self = .indexPath(indexPath)
   }
 
+  /// Whether this key equals `item`, without building a key for it (no box for a key of another type):
+  /// how a cell's stored item is compared with the item of each call.
+  @inline(__always) func matches<Item: Hashable>(_ item: Item) -> Bool {
+    switch self {
+    case .int(let value): return Item.self == Int.self && value == unsafeBitCast(item, to: Int.self)
+    case .indexPath(let value):
+      return Item.self == IndexPath.self && value == unsafeBitCast(item, to: IndexPath.self)
+    case .string(let value): return Item.self == String.self && value == unsafeBitCast(item, to: String.self)
+    case .other(let box): return box.matches(item)
+    }
+  }
+
   /// The key's hash value.
   var hash: Int {
     switch self {
@@ -50,6 +72,7 @@ enum TaskKey {
   /// Whether the two keys are equal: same type, equal values. Callers compare hashes first.
   func matches(_ other: TaskKey) -> Bool {
     switch (self, other) {
+    case (.other(let a), .other(let b)) where a === b: return true
     case (.int(let a), .int(let b)): return a == b
     case (.indexPath(let a), .indexPath(let b)): return a == b
     case (.string(let a), .string(let b)): return a == b

@@ -43,19 +43,36 @@ extension IdleQueue {
       key: TaskKey(key), QueuedTask(work: .resumable(slice), estimatedCost: cost), discardable: discardable)
   }
 
-  /// Queues a resumable task for `cell` at `indexPath`, bound to the cell's configuration as
-  /// ``addTask(for:at:discardable:estimatedCost:_:)``: before each slice it is skipped as stale if the cell
-  /// is gone or was configured again, and it waits while the cell is off screen. The key is `indexPath`.
-  /// Each slice is given the cell and `timeRemaining`, as in ``addResumableTask(key:discardable:estimatedCost:_:)``.
-  @discardableResult
+  /// Queues a resumable task for `cell` at `item`, bound to the cell's configuration as
+  /// ``addTask(for:at:key:discardable:estimatedCost:_:)``: before each slice it is skipped as stale if the cell
+  /// is gone or was configured again, and it waits while the cell is off screen. Its key is `key`, or `item`
+  /// when `key` is `nil`. Each slice is given the cell and `timeRemaining`, as in
+  /// ``addResumableTask(key:discardable:estimatedCost:_:)``.
+  @inlinable @discardableResult
   public func addResumableTask<Cell: AnyObject>(
-    for cell: Cell, at indexPath: IndexPath, discardable: Bool = false, estimatedCost: TimeInterval? = nil,
-    _ slice: @escaping @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> SliceResult
+    for cell: Cell, at item: some Hashable, key: (some Hashable)? = Int?.none, discardable: Bool = false,
+    estimatedCost: TimeInterval? = nil,
+    _ slice: consuming @escaping @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> SliceResult
   ) -> IdleTaskHandle {
-    let binding = core.binding(of: cell, at: indexPath)
-    let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    let work: QueuedTask.Work = .resumableOnCell { slice(unsafeDowncast($0, to: Cell.self), $1) }
-    return core.enqueue(
-      key: TaskKey(indexPath), QueuedTask(work: work, binding: binding, estimatedCost: cost), discardable: discardable)
+    // Unwrapped and retyped here, as in `addTask(for:at:key:discardable:estimatedCost:_:)`.
+    let run = CellSliceClosure(slice).retyped
+    if let key {
+      return addResumableCellTask(
+        for: cell, at: item, key: key, keyIsItem: false, discardable: discardable, estimatedCost: estimatedCost, run)
+    }
+    return addResumableCellTask(
+      for: cell, at: item, key: 0, keyIsItem: true, discardable: discardable, estimatedCost: estimatedCost, run)
+  }
+
+  /// ``addResumableTask(for:at:key:discardable:estimatedCost:_:)`` with its key unwrapped (`key`, or the item
+  /// when `keyIsItem`) and its closure retyped for any cell.
+  @usableFromInline
+  func addResumableCellTask<Item: Hashable, Key: Hashable>(
+    for cell: AnyObject, at item: Item, key: Key, keyIsItem: Bool, discardable: Bool, estimatedCost: TimeInterval?,
+    _ run: consuming @escaping @MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> SliceResult
+  ) -> IdleTaskHandle {
+    core.enqueueCellTask(
+      .resumableOnCell(consume run), for: cell, at: item, key: key, keyIsItem: keyIsItem, estimatedCost: estimatedCost,
+      discardable: discardable)
   }
 }

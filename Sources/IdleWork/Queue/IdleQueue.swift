@@ -10,7 +10,7 @@ import Foundation
 /// ``ScrollingSlack`` to opt in).
 ///
 /// ```swift
-/// IdleQueue.main.bind(cell, to: indexPath)
+/// IdleQueue.main.bind(cell, to: indexPath)  // or the item identifier, when rows move
 /// for image in images {
 ///   IdleQueue.main.addTask(for: cell, at: indexPath) { cell in cell.draw(image) }
 /// }
@@ -261,26 +261,56 @@ public final class IdleQueue {
   @discardableResult
   public func addTask(
     key: some Hashable, discardable: Bool = false, replacesPending: Bool = false, estimatedCost: TimeInterval? = nil,
-    _ task: @escaping @MainActor () -> Void
+    _ task: consuming @escaping @MainActor () -> Void
   ) -> IdleTaskHandle {
     core.addTask(
       key: TaskKey(key), discardable: discardable, replacesPending: replacesPending, estimatedCost: estimatedCost, task)
   }
 
-  /// Queues `task` for `cell`, to run only while the cell still shows this configuration of `indexPath`.
+  /// Queues `task` for `cell`, to run only while the cell still shows this configuration of `item`.
   ///
-  /// If the cell's current configuration (see ``bind(_:to:)``) is for `indexPath`, the task joins it;
-  /// otherwise this starts a new one and the cell's earlier tasks become stale. The queue holds the cell
-  /// weakly; a task whose cell is gone or was configured again by its turn is skipped as stale, without
-  /// counting against the pass's budget. While the cell is off screen (``cellDidEndDisplaying(_:at:)``)
-  /// the task waits. Its key is `indexPath`; `discardable` and `estimatedCost` are as in
-  /// ``addTask(key:discardable:replacesPending:estimatedCost:_:)``.
-  @discardableResult
+  /// If the cell's current configuration (see ``bind(_:to:)``) is for `item`, the task joins it; otherwise
+  /// this starts a new one and the cell's earlier tasks become stale. The queue holds the cell weakly; a task
+  /// whose cell is gone or was configured again by its turn is skipped as stale, without counting against the
+  /// pass's budget. While the cell is off screen (``cellDidEndDisplaying(_:at:)``) the task waits.
+  ///
+  /// - Parameters:
+  ///   - cell: the cell the task draws into.
+  ///   - item: what the cell shows: an `IndexPath`, or — when rows are inserted, deleted or moved, as with a
+  ///     diffable data source — the item identifier (`dataSource.itemIdentifier(for: indexPath)`), which stays
+  ///     with the content while its index path changes (see ``bind(_:to:)``).
+  ///   - key: groups tasks for ``cancelTasks(forKey:)``; `nil` (default) uses `item`. Index paths, and often
+  ///     item identifiers, repeat from one list to the next: when several lists share a queue (``main``),
+  ///     give a key that tells them apart, such as `ObjectIdentifier(tableView)` to cancel one list's tasks.
+  ///   - discardable: as in ``addTask(key:discardable:replacesPending:estimatedCost:_:)``.
+  ///   - estimatedCost: as in ``addTask(key:discardable:replacesPending:estimatedCost:_:)``.
+  ///   - task: the work, given the cell.
+  @inlinable @discardableResult
   public func addTask<Cell: AnyObject>(
-    for cell: Cell, at indexPath: IndexPath, discardable: Bool = false, estimatedCost: TimeInterval? = nil,
-    _ task: @escaping @MainActor (Cell) -> Void
+    for cell: Cell, at item: some Hashable, key: (some Hashable)? = Int?.none, discardable: Bool = false,
+    estimatedCost: TimeInterval? = nil, _ task: consuming @escaping @MainActor (Cell) -> Void
   ) -> IdleTaskHandle {
-    core.addTask(for: cell, at: indexPath, discardable: discardable, estimatedCost: estimatedCost, task)
+    // Unwrapped here, inlined where the key's type is known: in generic code an optional of it costs a
+    // run-time metadata look-up per call. The closure is retyped here too, where its cell class is known.
+    let run = CellClosure(task).retyped
+    if let key {
+      return addCellTask(
+        for: cell, at: item, key: key, keyIsItem: false, discardable: discardable, estimatedCost: estimatedCost, run)
+    }
+    return addCellTask(
+      for: cell, at: item, key: 0, keyIsItem: true, discardable: discardable, estimatedCost: estimatedCost, run)
+  }
+
+  /// ``addTask(for:at:key:discardable:estimatedCost:_:)`` with its key unwrapped (`key`, or the item when
+  /// `keyIsItem`) and its closure retyped for any cell.
+  @usableFromInline
+  func addCellTask<Item: Hashable, Key: Hashable>(
+    for cell: AnyObject, at item: Item, key: Key, keyIsItem: Bool, discardable: Bool, estimatedCost: TimeInterval?,
+    _ run: consuming @escaping @MainActor (AnyObject) -> Void
+  ) -> IdleTaskHandle {
+    core.enqueueCellTask(
+      .onCell(consume run), for: cell, at: item, key: key, keyIsItem: keyIsItem, estimatedCost: estimatedCost,
+      discardable: discardable)
   }
 
   /// Adds a task from any thread. It runs on the main thread in a later idle pass; the run loop is woken.
@@ -301,39 +331,48 @@ public final class IdleQueue {
 
   // MARK: Cells
 
-  /// Tells the queue that `cell` is being configured for `indexPath` (call it at the top of `cellForRowAt`):
-  /// the cell's earlier tasks are stale from now on — for another row, or for this row's previous content
+  /// Tells the queue that `cell` is being configured for `item` (call it at the top of `cellForRowAt`): the
+  /// cell's earlier tasks are stale from now on — for another row, or for this row's previous content
   /// after `reloadData`, `reconfigureRows` or a new snapshot — and the cell counts as on screen.
   ///
   /// Call it for every row, also rows that queue nothing, so that a reused cell's old draws never land on
   /// its new row. IdleWork keeps this record itself and adds nothing to the cell's class.
-  public func bind(_ cell: AnyObject, to indexPath: IndexPath) {
-    core.bind(cell, to: indexPath)
+  ///
+  /// `item` is any `Hashable`: an `IndexPath`, or the data source's item identifier
+  /// (`dataSource.itemIdentifier(for: indexPath)`). Pass the item identifier when rows are inserted, deleted
+  /// or moved (a diffable data source): UIKit then shows cells at new index paths without a new
+  /// `cellForRowAt`, so `willDisplay` and `didEndDisplaying` name an index path the cell was not bound to —
+  /// ``cellDidEndDisplaying(_:at:)`` parks nothing, and ``cellWillDisplay(_:at:)`` takes the cell for new
+  /// content and drops its draws. An item identifier stays with the content; use the same kind of item in
+  /// every call for a cell.
+  public func bind(_ cell: AnyObject, to item: some Hashable) {
+    core.bind(cell, to: item)
   }
 
-  /// Tells the queue that `cell` is shown at `indexPath` (call it from `willDisplay`): tasks parked by
-  /// ``cellDidEndDisplaying(_:at:)`` for that row may run again. A collection view with prefetching shows a
-  /// cell again this way without a new `cellForItemAt`. A cell last configured for another index path
-  /// starts a new configuration for this one, so its tasks for the other row become stale.
-  public func cellWillDisplay(_ cell: AnyObject, at indexPath: IndexPath) {
-    core.cellWillDisplay(cell, at: indexPath)
+  /// Tells the queue that `cell` is shown for `item` (call it from `willDisplay`): tasks parked by
+  /// ``cellDidEndDisplaying(_:at:)`` for that item may run again. A collection view with prefetching shows a
+  /// cell again this way without a new `cellForItemAt`. A cell last configured for another item starts a new
+  /// configuration for this one, so its tasks for the other item become stale (with index paths, also after
+  /// an insert or move shifted the cell's row: see ``bind(_:to:)``).
+  public func cellWillDisplay(_ cell: AnyObject, at item: some Hashable) {
+    core.cellWillDisplay(cell, at: item)
   }
 
-  /// Tells the queue that `cell` left the screen at `indexPath` (call it from `didEndDisplaying`): its
-  /// tasks for that row are parked — they do not run while it is off screen, so they never run ahead of
+  /// Tells the queue that `cell` left the screen showing `item` (call it from `didEndDisplaying`): its
+  /// tasks for that item are parked — they do not run while it is off screen, so they never run ahead of
   /// the visible rows', and they are the first evicted after stale tasks. They run if the cell is shown
-  /// again at that row (``cellWillDisplay(_:at:)``) and become stale once it is configured again or is
+  /// again for that item (``cellWillDisplay(_:at:)``) and become stale once it is configured again or is
   /// released. Until then they count as pending; when only parked tasks remain, the queue asks for no
-  /// pass, so they never keep the run loop awake. A call for an index path the cell no longer shows
-  /// changes nothing.
-  public func cellDidEndDisplaying(_ cell: AnyObject, at indexPath: IndexPath) {
-    core.cellDidEndDisplaying(cell, at: indexPath)
+  /// pass, so they never keep the run loop awake. A call for an item the cell no longer shows changes
+  /// nothing (with index paths, also one shifted by an insert or move: see ``bind(_:to:)``).
+  public func cellDidEndDisplaying(_ cell: AnyObject, at item: some Hashable) {
+    core.cellDidEndDisplaying(cell, at: item)
   }
 
   // MARK: Removing
 
-  /// Cancels every pending task with this key (for cell tasks, their index path), including those added
-  /// from other threads and not yet taken in. Returns how many were cancelled.
+  /// Cancels every pending task with this key (for cell tasks added without one, their item), including
+  /// those added from other threads and not yet taken in. Returns how many were cancelled.
   @discardableResult
   public func cancelTasks(forKey key: some Hashable) -> Int {
     core.cancelTasks(forKey: TaskKey(key))

@@ -99,7 +99,7 @@ final class QueueCore {
   /// What ``IdleQueue``'s `addTask(key:discardable:replacesPending:estimatedCost:_:)` does.
   func addTask(
     key: consuming TaskKey, discardable: Bool, replacesPending: Bool, estimatedCost: TimeInterval?,
-    _ task: @escaping @MainActor () -> Void
+    _ task: consuming @escaping @MainActor () -> Void
   ) -> IdleTaskHandle {
     if replacesPending, !isInvalidated {
       // A same-key task another thread handed over is pending too: take it in first, or it would run after
@@ -108,20 +108,25 @@ final class QueueCore {
       release(list.cancel(key: key))
     }
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    return enqueue(key: key, QueuedTask(work: .once(task), estimatedCost: cost), discardable: discardable)
+    return enqueue(key: key, QueuedTask(work: .once(consume task), estimatedCost: cost), discardable: discardable)
   }
 
-  /// What ``IdleQueue``'s `addTask(for:at:discardable:estimatedCost:_:)` does.
-  func addTask<Cell: AnyObject>(
-    for cell: Cell, at indexPath: IndexPath, discardable: Bool, estimatedCost: TimeInterval?,
-    _ task: @escaping @MainActor (Cell) -> Void
+  /// Queues a cell task's `work` in the configuration of `cell` for `item`; its key is `key`, or the item
+  /// when `keyIsItem` (then `key` is not read).
+  ///
+  /// What ``IdleQueue``'s `addTask(for:at:key:discardable:estimatedCost:_:)` and
+  /// `addResumableTask(for:at:key:discardable:estimatedCost:_:)` do, once their closure is retyped.
+  func enqueueCellTask<Item: Hashable, Key: Hashable>(
+    _ work: consuming QueuedTask.Work, for cell: AnyObject, at item: Item, key: Key, keyIsItem: Bool,
+    estimatedCost: TimeInterval?, discardable: Bool
   ) -> IdleTaskHandle {
-    let binding = binding(of: cell, at: indexPath)
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    // The cell is read from the binding when the task runs: no weak capture to set up per task.
-    let work: QueuedTask.Work = .onCell { task(unsafeDowncast($0, to: Cell.self)) }
-    return enqueue(
-      key: TaskKey(indexPath), QueuedTask(work: work, binding: binding, estimatedCost: cost), discardable: discardable)
+    // The record goes straight into the binding, and the binding into the task, in one expression: a copy of
+    // either and its release were two atomic operations per task. (`consume` would say so, but the type
+    // checker crashes on it here when building for iOS.)
+    let task = QueuedTask(
+      work: work, binding: CellBinding(current: cells.configuration(of: cell, for: item)), estimatedCost: cost)
+    return enqueue(key: keyIsItem ? task.cellItem : TaskKey(key), task, discardable: discardable)
   }
 
   /// What ``IdleQueue``'s `addTaskFromAnyThread(key:_:)` does.
@@ -134,13 +139,13 @@ final class QueueCore {
   // MARK: Cells
 
   /// What ``IdleQueue``'s `bind(_:to:)` does.
-  func bind(_ cell: AnyObject, to indexPath: IndexPath) {
-    cells.bind(cell, to: indexPath)
+  func bind(_ cell: AnyObject, to item: some Hashable) {
+    cells.bind(cell, to: item)
   }
 
   /// What ``IdleQueue``'s `cellWillDisplay(_:at:)` does.
-  func cellWillDisplay(_ cell: AnyObject, at indexPath: IndexPath) {
-    let record = cells.configuration(of: cell, for: indexPath)
+  func cellWillDisplay(_ cell: AnyObject, at item: some Hashable) {
+    let record = cells.configuration(of: cell, for: item)
     guard !record.isDisplayed else { return }
     record.isDisplayed = true
     onlyParkedLeft = false
@@ -151,8 +156,8 @@ final class QueueCore {
   }
 
   /// What ``IdleQueue``'s `cellDidEndDisplaying(_:at:)` does.
-  func cellDidEndDisplaying(_ cell: AnyObject, at indexPath: IndexPath) {
-    guard let record = cells.live(cell), record.indexPath == indexPath else { return }
+  func cellDidEndDisplaying(_ cell: AnyObject, at item: some Hashable) {
+    guard let record = cells.live(cell), record.item.matches(item) else { return }
     record.isDisplayed = false
   }
 
@@ -367,13 +372,7 @@ final class QueueCore {
     (slack?.minimumWait ?? 0) > 0
   }
 
-  /// The cell configuration a task for `cell` at `indexPath` belongs to.
-  func binding(of cell: AnyObject, at indexPath: IndexPath) -> CellBinding {
-    let record = cells.configuration(of: cell, for: indexPath)
-    return CellBinding(record: record, configuration: record.configuration)
-  }
-
-  @discardableResult
+  @discardableResult @inline(__always)
   func enqueue(key: consuming TaskKey, _ task: consuming QueuedTask, discardable: Bool) -> IdleTaskHandle {
     guard !isInvalidated else {
       task.onDrop?(.cancelled)  // tells an awaiting `perform` at once
@@ -381,7 +380,16 @@ final class QueueCore {
     }
     // The clock is read only for scrolling slack's minimum wait; it costs ~20 ns per addition otherwise.
     let now = stampsAdditions ? scheduler.driver.nanoseconds : 0
-    let canBeStale = task.binding != nil || task.hooks?.isWithdrawn != nil
+    // Matched, not compared with `nil`: `!=` takes the optional as a generic argument, a copy of the binding
+    // (a retain and a release per task). A `perform`'s task may be withdrawn from another thread.
+    let canBeStale: Bool
+    if case .some = task.binding {
+      canBeStale = true
+    } else if let hooks = task.hooks {
+      canBeStale = hooks.isWithdrawn != nil
+    } else {
+      canBeStale = false
+    }
     let (seq, removed) = list.append(
       key: key, payload: task, canBeStale: canBeStale, isDiscardable: discardable, now: now, state: { $0.state })
     onlyParkedLeft = false

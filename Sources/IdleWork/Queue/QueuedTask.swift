@@ -38,18 +38,28 @@ struct QueuedTask {
     var isWithdrawn: (@Sendable () -> Bool)?
   }
 
-  var work: Work
+  // Stored last: `work` is 17 bytes (a closure and its case), so before the 8-byte fields it would be padded
+  // to 24, and the list's entry (copied on every addition and when the list grows) would be a word longer.
   /// The cell configuration of a cell task; `nil` for other tasks.
   let binding: CellBinding?
   /// The caller's estimate of one run (or slice), in nanoseconds; `UInt64.max` for none (a sentinel
   /// rather than an optional, which would pad the entry by a word).
   private let costEstimate: UInt64
   var hooks: Hooks?
+  var work: Work
 
   init(work: Work, binding: CellBinding? = nil, estimatedCost: UInt64? = nil) {
     self.work = work
     self.binding = binding
     self.costEstimate = estimatedCost ?? .max
+  }
+
+  /// The item of a cell task's cell, read in place (a copy of the binding would retain its record).
+  var cellItem: TaskKey {
+    switch binding {
+    case .some(let binding): return binding.record.item
+    case .none: return TaskKey.int(0)
+    }
   }
 
   /// The caller's estimate in nanoseconds; `nil` lets the queue predict the cost.
@@ -64,4 +74,54 @@ struct QueuedTask {
     if let isWithdrawn = hooks?.isWithdrawn, isWithdrawn() { return .withdrawn }
     return binding?.state ?? .runnable
   }
+}
+
+/// A cell task's closure for its cell class, to be retyped as one for any cell (``AnyCellClosure``), so that
+/// the queue stores it as it came.
+///
+/// Retyping the struct rather than the closure: `unsafeBitCast` of a function value passes it through a
+/// generic parameter, which wraps it in reabstraction thunks (two allocations per task), and wrapping it in
+/// a closure that downcasts allocates one. A function of a class-bound generic parameter takes its argument
+/// as one object reference, as a function of `AnyObject` does, so the two structs have the same layout for
+/// every `Cell`; the cell the queue hands over is always the `Cell` the task was added for. Inlined into the
+/// caller, where `Cell` is known, the retyping costs nothing, not even a retain.
+@usableFromInline
+struct CellClosure<Cell: AnyObject> {
+  @usableFromInline let run: @MainActor (Cell) -> Void
+
+  @inlinable init(_ run: consuming @escaping @MainActor (Cell) -> Void) { self.run = run }
+
+  /// The closure retyped for any cell.
+  @inlinable var retyped: @MainActor (AnyObject) -> Void {
+    unsafeBitCast(self, to: AnyCellClosure.self).run
+  }
+}
+
+/// ``CellClosure`` retyped for any cell.
+@usableFromInline
+struct AnyCellClosure {
+  @usableFromInline let run: @MainActor (AnyObject) -> Void
+}
+
+/// A resumable cell task's closure for its cell class, retyped as ``CellClosure`` is.
+@usableFromInline
+struct CellSliceClosure<Cell: AnyObject> {
+  @usableFromInline let run: @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult
+
+  @inlinable init(
+    _ run: consuming @escaping @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult
+  ) {
+    self.run = run
+  }
+
+  /// The closure retyped for any cell.
+  @inlinable var retyped: @MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult {
+    unsafeBitCast(self, to: AnyCellSliceClosure.self).run
+  }
+}
+
+/// ``CellSliceClosure`` retyped for any cell.
+@usableFromInline
+struct AnyCellSliceClosure {
+  @usableFromInline let run: @MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult
 }
