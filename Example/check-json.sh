@@ -7,7 +7,7 @@
 # (noGuard) shows stale executions in the reload profile, and that the known-bad baselines fail the
 # metrics built to catch them — each only where the document holds the data (a strategy, profile or
 # section that was not run is not checked):
-#   sync     droppedFrames > 0 in some profile; droppedFramesFlingBack > 0 in dense;
+#   sync     droppedFrames > 0 in some profile; droppedFramesFlingBack > 0 in dense at some rate;
 #            throughput oneFrame droppedFramesAfterWindow > 0
 #   dwu      idleWakeupsPerSecond > 0; idleCpuMsPerSecond > sync's; blankCellSeconds > 1; contentRatio null
 #            or > 1; visibleTasksEvicted > 0 in dense; staleExecutions > 0 in reload
@@ -170,10 +170,13 @@ for where, e in feed_entries("dwu"):
         cpu, base = median(e, "idleCpuMsPerSecond"), median(sync_entry, "idleCpuMsPerSecond")
         expect(is_number(cpu) and is_number(base) and cpu > base, "idleCpuMsPerSecond", "dwu", where,
                f"{cpu!r} vs sync {base!r}", "DWU's keep-alive timer must cost idle CPU that sync does not spend")
-for where, e in feed_entries("sync", "dense"):
-    back = median(e, "droppedFramesFlingBack")
-    expect(is_number(back) and back > 0, "droppedFramesFlingBack", "sync", where, back,
-           "drawing in cellForRow during the fling back up must drop frames")
+# At some refresh rate, not every one: on a CPU that draws a row fast enough (an AMD EPYC host drew this
+# benchmark's rows 2.5x faster than the Intel Xeon one) the fling back up at 60 Hz fits its frames.
+dense_sync = list(feed_entries("sync", "dense"))
+if dense_sync:
+    backs = [median(e, "droppedFramesFlingBack") for _, e in dense_sync]
+    expect(any(is_number(b) and b > 0 for b in backs), "droppedFramesFlingBack", "sync", "profiles[dense]", backs,
+           "drawing in cellForRow during the fling back up must drop frames at some refresh rate")
 # The content bound's canary: in `reload` every draw the screen needs happens after the content clock starts
 # (the rows are reconfigured then), so no strategy can beat the bound; a ratio below 1 (5% for the machine's
 # noise) means the bound was measured too high, not that a strategy was fast. Full runs only: `--quick`
