@@ -363,7 +363,8 @@ public final class IdleQueue {
   /// the visible rows', and they are the first evicted after stale tasks. They run if the cell is shown
   /// again for that item (``cellWillDisplay(_:at:)``) and become stale once it is configured again or is
   /// released. Until then they count as pending; when only parked tasks remain, the queue asks for no
-  /// pass, so they never keep the run loop awake. A call for an item the cell no longer shows changes
+  /// pass, so they never keep the run loop awake, and a released cell's tasks leave (as stale, their
+  /// closures freed) at the run loop's next pass. A call for an item the cell no longer shows changes
   /// nothing (with index paths, also one shifted by an insert or move: see ``bind(_:to:)``).
   public func cellDidEndDisplaying(_ cell: AnyObject, at item: some Hashable) {
     core.cellDidEndDisplaying(cell, at: item)
