@@ -28,10 +28,7 @@ final class ReviewFindingsTests: XCTestCase {
   /// measured) behind one heavy known task leaves every row blank through a fling.
   func testDuringAScrollAnUnmeasuredDrawBehindABlockedHeadBlocksEverythingBehindIt() {
     MainActor.assumeIsolated {
-      let (queue, driver, frames) = FrameDeadlineTests.feedQueue()
-      frames.deadline = 1.0 / 60
-      queue.addTask(key: "learn the frame") {}
-      driver.runPass()
+      let (queue, driver, frames) = FrameDeadlineTests.feedQueueThatKnows60Hz()
       var order: [String] = []
       queue.addTask(key: "big", estimatedCost: 0.020) { order.append("big") }
       let cell = FakeCell()
@@ -65,10 +62,7 @@ final class ReviewFindingsTests: XCTestCase {
   func testUnderTheScrollingFeedBudgetABlockedHeadLetsOnlyOneTaskThroughPerPass() {
     MainActor.assumeIsolated {
       @MainActor func run(withBigHead: Bool) -> [String] {
-        let (queue, driver, frames) = FrameDeadlineTests.feedQueue()
-        frames.deadline = 1.0 / 60
-        queue.addTask(key: "learn the frame") {}
-        driver.runPass()
+        let (queue, driver, frames) = FrameDeadlineTests.feedQueueThatKnows60Hz()
         var order: [String] = []
         if withBigHead { queue.addTask(key: "big", estimatedCost: 0.020) { order.append("big") } }
         for i in 0..<3 {

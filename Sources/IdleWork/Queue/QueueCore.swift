@@ -248,19 +248,20 @@ final class QueueCore {
       let found = list.firstRunnable(from: searchFrom, below: horizon, state: { $0.state })
       didWork = didWork || !found.skipped.isEmpty
       release(found.skipped)
-      if found.entry == nil, searchFrom == nil, !found.reachedHorizon { onlyParkedLeft = !list.isEmpty }
+      guard let entry = found.entry else {
+        if searchFrom == nil, !found.reachedHorizon { onlyParkedLeft = !list.isEmpty }
+        break
+      }
+      // The clock is read only for a candidate: a pass with nothing to run costs no frame clock call.
       let now = driver.nanoseconds
       let step = PassPlanner.next(
         PassPlanner.Input(
           kind: kind,
-          candidate: found.entry.map { entry in
-            PassPlanner.Candidate(
-              costKind: entry.payload.costKind, estimate: entry.payload.estimatedCost, waited: now &- entry.enqueuedAt,
-              passedOver: passedOver)
-          },
+          candidate: PassPlanner.Candidate(
+            costKind: entry.payload.costKind, estimate: entry.payload.estimatedCost, waited: now &- entry.enqueuedAt,
+            passedOver: passedOver),
           predictor: predictor, own: own, total: total, now: now, frame: frameClock?.read(now: now),
-          scrolling: scrolling(kind, entry: found.entry)))
-      guard let entry = found.entry else { break }
+          scrolling: scrolling(kind, entry: entry)))
       switch step {
       case .end:
         break

@@ -153,10 +153,7 @@ final class DeadlineRobustnessTests: XCTestCase {
   /// start: none of the four ran.
   func testDuringAScrollATaskThatNeverFitsLetsTheTasksBehindItRun() {
     MainActor.assumeIsolated {
-      let (queue, driver, frames) = FrameDeadlineTests.feedQueue()
-      frames.deadline = 1.0 / 60
-      queue.addTask(key: "learn the frame") {}
-      driver.runPass()
+      let (queue, driver, frames) = FrameDeadlineTests.feedQueueThatKnows60Hz()
       var order: [String] = []
       queue.addTask(key: "big", estimatedCost: 0.020) { order.append("big") }
       for i in 0..<3 {
@@ -182,10 +179,7 @@ final class DeadlineRobustnessTests: XCTestCase {
   /// every task that can run while scrolling.
   func testDuringAScrollATaskThatFitsAFrameButNotNowKeepsTheOthersBehindIt() {
     MainActor.assumeIsolated {
-      let (queue, driver, frames) = FrameDeadlineTests.feedQueue()
-      frames.deadline = 1.0 / 60
-      queue.addTask(key: "learn the frame") {}
-      driver.runPass()
+      let (queue, driver, frames) = FrameDeadlineTests.feedQueueThatKnows60Hz()
       var order: [String] = []
       queue.addTask(key: "draw", estimatedCost: 0.008) { order.append("draw") }
       queue.addTask(key: "small", estimatedCost: 0.001) { order.append("small") }

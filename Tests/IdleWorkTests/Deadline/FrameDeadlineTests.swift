@@ -41,6 +41,16 @@ final class FrameDeadlineTests: XCTestCase {
     return (queue, driver, frames)
   }
 
+  /// ``feedQueue()`` after one pass at a 60 Hz frame's start, so that the queue knows a frame's length.
+  @MainActor
+  static func feedQueueThatKnows60Hz() -> (IdleQueue, ManualPassDriver, Frames) {
+    let (queue, driver, frames) = feedQueue()
+    frames.deadline = 1.0 / 60
+    queue.addTask(key: "learn the frame") {}
+    driver.runPass()
+    return (queue, driver, frames)
+  }
+
   // MARK: 3. Admit only what fits
 
   func testATaskWhosePredictedCostExceedsTheTimeLeftDoesNotStart() {

@@ -37,7 +37,7 @@ final class DeadlineFuzzTests: XCTestCase {
           break
         }
         checked += 1
-        totals.accumulate(sequence.statistics)
+        totals.add(sequence.statistics)
       }
       XCTAssertEqual(checked, count, "sequences checked")
       XCTAssertGreaterThan(totals.skippedAsStale, 0, "the sequences exercise staleness")
@@ -294,19 +294,5 @@ final class FuzzSequence {
     }
     if releasedCellTaskIsAlive() { fail("a released cell's task is still alive") }
     checkIdentity()
-  }
-}
-
-extension IdleQueue.Statistics {
-  /// Adds another queue's counters (for totals over many sequences).
-  mutating func accumulate(_ other: Self) {
-    added += other.added
-    executed += other.executed
-    slicesRun += other.slicesRun
-    skippedAsStale += other.skippedAsStale
-    evicted += other.evicted
-    cancelled += other.cancelled
-    pending += other.pending
-    passes += other.passes
   }
 }

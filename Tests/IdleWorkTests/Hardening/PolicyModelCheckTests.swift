@@ -142,18 +142,3 @@ final class PolicyModelCheckTests: XCTestCase {
     return nil
   }
 }
-
-extension IdleQueue.Statistics {
-  /// Adds another queue's counters (the longest pass is the longer of the two).
-  fileprivate mutating func add(_ other: IdleQueue.Statistics) {
-    added += other.added
-    executed += other.executed
-    slicesRun += other.slicesRun
-    skippedAsStale += other.skippedAsStale
-    evicted += other.evicted
-    cancelled += other.cancelled
-    pending += other.pending
-    passes += other.passes
-    longestPassDuration = max(longestPassDuration, other.longestPassDuration)
-  }
-}
