@@ -248,20 +248,19 @@ final class QueueCore {
       let found = list.firstRunnable(from: searchFrom, below: horizon, state: { $0.state })
       didWork = didWork || !found.skipped.isEmpty
       release(found.skipped)
-      guard let entry = found.entry else {
-        if searchFrom == nil, !found.reachedHorizon { onlyParkedLeft = !list.isEmpty }
-        break
-      }
-      // The clock is read only for a candidate: a pass with nothing to run costs no frame clock call.
+      if found.entry == nil, searchFrom == nil, !found.reachedHorizon { onlyParkedLeft = !list.isEmpty }
       let now = driver.nanoseconds
       let step = PassPlanner.next(
         PassPlanner.Input(
           kind: kind,
-          candidate: PassPlanner.Candidate(
-            costKind: entry.payload.costKind, estimate: entry.payload.estimatedCost, waited: now &- entry.enqueuedAt,
-            passedOver: passedOver),
+          candidate: found.entry.map { entry in
+            PassPlanner.Candidate(
+              costKind: entry.payload.costKind, estimate: entry.payload.estimatedCost, waited: now &- entry.enqueuedAt,
+              passedOver: passedOver)
+          },
           predictor: predictor, own: own, total: total, now: now, frame: frameClock?.read(now: now),
-          scrolling: scrolling(kind, entry: entry)))
+          scrolling: scrolling(kind, entry: found.entry)))
+      guard let entry = found.entry else { break }
       switch step {
       case .end:
         break
