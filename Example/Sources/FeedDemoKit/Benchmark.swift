@@ -14,6 +14,7 @@ struct Benchmark {
     let started = Clock.now
     let settings: ScenarioSettings = options.quick ? .quick : .full
     RunLoopModes.install()
+    Self.warmUpDispatch()
     let imageDrawMs = Self.measureImageDraw()
     let taskIterations = CPUWork.iterations(forMicroseconds: settings.throughputTaskMicroseconds)
     progress(
@@ -46,7 +47,11 @@ struct Benchmark {
                 + "\(fmt(result[.droppedFrames], 0)), blank \(fmt(result[.blankCellSeconds], 2)) s, content "
                 + "\(fmt(result[.contentCompleteMs], 0)) ms (×\(fmt(result[.contentRatio], 2))), stale "
                 + "\(fmt(result[.staleExecutions], 0)), vis.evicted \(fmt(result[.visibleTasksEvicted], 0)), wakes/s "
-                + "\(fmt(result[.idleWakeupsPerSecond], 1)) (\(fmt(Clock.milliseconds(from: begin, to: Clock.now) / 1000, 1)) s)"
+                + "\(fmt(result[.idleWakeupsPerSecond], 1)), CPU \(fmt(result[.cpuMs], 0)) ms (main "
+                + "\(fmt(result[.mainThreadCpuMs], 0))), wasted \(fmt(result[.rendersWasted], 0)), wrong-cell "
+                + "\(fmt(result[.wrongCellApplies], 0)), flicker \(fmt(result[.flicker], 0)), threads "
+                + "\(fmt(result[.peakThreads], 0)), results \(fmt(result[.peakResultBytes] / 1e6, 1)) MB, blank bound "
+                + "\(fmt(result[.blankCellSecondsLowerBound], 2)) (\(fmt(Clock.milliseconds(from: begin, to: Clock.now) / 1000, 1)) s)"
             )
           }
         }
@@ -58,7 +63,9 @@ struct Benchmark {
           workload.taskNanos = min(
             workload.taskNanos, ThroughputWorkload.isolatedTaskNanos(iterations: workload.taskIterations))
           for mode in ThroughputMode.allCases {
-            for kind in strategies {
+            // The throughput workloads and the enqueue cost measure main-thread task queues: the background
+            // strategies would hand every task to the main queue (`mainQueue`'s figures).
+            for kind in strategies where !kind.isBackground {
               let result = workload.run(kind, mode: mode, refreshHz: hz)
               throughputRuns["\(mode.rawValue)/\(hz)/\(kind.rawValue)", default: []].append(result)
               progress(
@@ -76,7 +83,7 @@ struct Benchmark {
     if !options.skipEnqueueCost {
       arrayAppend = Stat(
         EnqueueCost.arrayAppend(count: settings.enqueueCount, repetitions: settings.enqueueRepetitions))
-      for kind in options.strategies {
+      for kind in options.strategies where !kind.isBackground {
         let stat = Stat(
           EnqueueCost.strategy(kind, count: settings.enqueueCount, repetitions: settings.enqueueRepetitions))
         enqueue.append((kind, stat))
@@ -129,6 +136,16 @@ struct Benchmark {
     guard !strategies.isEmpty else { return [] }
     let shift = (round * max(1, strategies.count / 3)) % strategies.count
     return Array(strategies[shift...] + strategies[..<shift])
+  }
+
+  /// libdispatch starts its worker threads lazily: one hop to the global queues and back before the runs,
+  /// so that the first scenario's thread count (``ScenarioMetric/peakThreads``) does not include them.
+  static func warmUpDispatch() {
+    let done = Locked(false)
+    for qos in [DispatchQoS.QoSClass.userInteractive, .userInitiated, .default] {
+      DispatchQueue.global(qos: qos).async { DispatchQueue.main.async { done.value = true } }
+    }
+    RunLoopModes.run(mode: RunLoopModes.defaultCF, timeout: 0.05, until: { false })
   }
 
   /// Median time of one image rasterisation on this machine (also warms the code up).

@@ -6,6 +6,11 @@ import CoreFoundation
 ///
 /// The order is what makes observer placement testable: Texture's queue (order 0) runs *before* the commit
 /// and delays the frame being built; IdleWork (2,100,000) and DWU (`Int.max - 999`) run after it.
+///
+/// Every BeforeWaiting, frame or not, is also Core Animation's implicit transaction: first the display pass
+/// (`-display` of every layer that called `setNeedsDisplay` since the last one: ``setNeedsDisplay(_:_:)``),
+/// then ``onTransaction`` (the feed copies each image set since the previous commit, as the commit copies a
+/// new bitmap to the render server), then the frame's own commit work if a frame is pending.
 @MainActor
 final class CommitObserver {
   /// Core Animation's commit observer order (UIKit's before/after-commit handlers are 1,999,000 and
@@ -24,7 +29,12 @@ final class CommitObserver {
   /// Called after each commit with the frame's vsync tick, its start, the commit's end, and whether it is
   /// the first frame since the link resumed.
   var onCommit: (@MainActor (_ tick: Int64, _ start: UInt64, _ end: UInt64, _ afterResume: Bool) -> Void)?
+  /// Called at every commit, before the frame's work: the transaction's share (copying applied images).
+  var onTransaction: (@MainActor () -> Void)?
   private var pending: Pending?
+  /// Layers waiting for the display pass, in the order they asked (each once per pass).
+  private var needsDisplay: [(key: AnyHashable, display: @MainActor () -> Void)] = []
+  private var needsDisplayKeys: Set<AnyHashable> = []
   private var observer: CFRunLoopObserver?
   private var sink: UInt64 = 0
 
@@ -50,6 +60,8 @@ final class CommitObserver {
   /// skip that turn's BeforeWaiting, which a mach-port source on iOS does not, so the frame is committed
   /// before the next one is built rather than never.
   func flush() {
+    runDisplayPass()
+    onTransaction?()
     guard let frame = pending else { return }
     pending = nil
     let begin = Clock.now
@@ -58,10 +70,30 @@ final class CommitObserver {
     onCommit?(frame.tick, frame.start, end, frame.afterResume)
   }
 
+  /// `-[CALayer setNeedsDisplay]`: `display` runs in the next commit's display pass (once, however often
+  /// the layer `key` asked). The loop is woken so that the pass comes at the next turn even when nothing
+  /// else would wake it (a request made after this turn's commit, at a later BeforeWaiting observer).
+  func setNeedsDisplay(_ key: AnyHashable, _ display: @escaping @MainActor () -> Void) {
+    guard needsDisplayKeys.insert(key).inserted else { return }
+    needsDisplay.append((key, display))
+    CFRunLoopWakeUp(CFRunLoopGetMain())
+  }
+
+  private func runDisplayPass() {
+    guard !needsDisplay.isEmpty else { return }
+    let layers = needsDisplay
+    needsDisplay = []
+    needsDisplayKeys = []
+    for layer in layers { layer.display() }
+  }
+
   /// Removes the observer.
   func invalidate() {
     if let observer { CFRunLoopObserverInvalidate(observer) }
     observer = nil
     pending = nil
+    needsDisplay = []
+    needsDisplayKeys = []
+    onTransaction = nil
   }
 }

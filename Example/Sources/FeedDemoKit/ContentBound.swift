@@ -43,6 +43,14 @@ final class ContentBound {
   /// rate of every round, so each draw is measured in many moments of the shared machine.
   func refresh() { fresh = [] }
 
+  /// The fastest time any measurement saw for one image draw of `model`'s cost (rows of its height, its
+  /// draw passes), ns; 0 before any measurement. The blank bound's draw length (``BlankBound``).
+  func fastestDrawNanos(model: FeedModel) -> UInt64 {
+    let times = fastest.filter { $0.key.rowHeight == model.rowHeight && $0.key.drawPasses == model.drawPasses }
+    guard let best = times.values.min(), best.isFinite else { return 0 }
+    return UInt64(best * 1e6)
+  }
+
   /// The bound for `rows` of `model` in content `version`, ms: the sum over those rows' draws of each
   /// draw's fastest time so far. At the first use after each ``refresh()`` every draw is timed three
   /// times more; otherwise the minima already known are summed.

@@ -54,6 +54,36 @@ final class DrawRequest {
     return hasRun
   }
 
+  /// What a worker thread needs to draw this image off the main thread.
+  var job: RenderJob {
+    RenderJob(model: feed.model, row: row, version: version, imageIndex: imageIndex, ledger: feed.ledger)
+  }
+
+  /// The scenario's ledger (a background strategy counts its outstanding jobs there).
+  var ledger: RenderLedger { feed.ledger }
+
+  /// Sets a rendered image on the request's cell (a background strategy's apply), recorded and judged.
+  func apply(_ image: RenderedImage) {
+    hasRun = true
+    feed.apply(image, to: cell)
+  }
+
+  /// Sets a rendered image on `cell`, which need not be the request's (a strategy that keeps its own
+  /// record of which cell shows what).
+  func apply(_ image: RenderedImage, to cell: FeedCell) {
+    hasRun = true
+    feed.apply(image, to: cell)
+  }
+
+  /// Clears the request's image view (`imageView.image = nil` before an asynchronous draw).
+  func clearImage() { feed.clearImage(index: imageIndex, of: cell) }
+
+  /// Whether the request's cell is on screen now.
+  var cellIsOnScreen: Bool { feed.isOnScreen(cell) }
+
+  /// The display pass of the commit (`-[CALayer setNeedsDisplay]` → `-display`).
+  var commit: CommitObserver { feed.commit }
+
   /// Tells the benchmark the strategy dropped this request because its queue was full.
   func reportEvicted() {
     feed.recordEviction(self)

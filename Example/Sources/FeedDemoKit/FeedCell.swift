@@ -27,6 +27,14 @@ final class FeedCell {
   private(set) var slots: [ImageSlot]
   /// The pixel buffers the images are rasterised into, reused across rows.
   var buffers: [[UInt8]]
+  /// What the render server holds for each image view: the commit copies each image set since the previous
+  /// commit into it (``commitImage(index:pixels:)``).
+  private var layerContents: [[UInt8]]
+  /// Per image view, content it showed — its row's current content, while on screen — before it was
+  /// cleared or set back to other content, and whether a commit showed it so (``FeedView`` counts flicker
+  /// from these).
+  var lost: [ImageSlot?]
+  var lostSeen: [Bool]
   /// Checksums of the title layout and images, kept so the work is observable.
   private(set) var checksum: UInt64 = 0
 
@@ -34,11 +42,46 @@ final class FeedCell {
   init(imageCount: Int) {
     slots = Array(repeating: ImageSlot(), count: imageCount)
     buffers = Array(repeating: [], count: imageCount)
+    layerContents = Array(repeating: [], count: imageCount)
+    lost = Array(repeating: nil, count: imageCount)
+    lostSeen = Array(repeating: false, count: imageCount)
   }
+
+  /// Image views in the cell.
+  var imageCount: Int { slots.count }
 
   /// Clears the images, as `prepareForReuse` does.
   func prepareForReuse() {
-    for index in slots.indices { slots[index] = ImageSlot() }
+    for index in slots.indices {
+      slots[index] = ImageSlot()
+      lost[index] = nil
+    }
+  }
+
+  /// What image view `index` shows.
+  func slot(_ index: Int) -> ImageSlot { slots[index] }
+
+  /// Shows a rendered image (set from the main thread after a background draw); its pixels are copied at
+  /// the next commit.
+  func setRenderedImage(index: Int, row: Int, version: Int) {
+    slots[index] = ImageSlot(row: row, version: version)
+  }
+
+  /// Clears image view `index` (`imageView.image = nil`, `layer.contents = nil`).
+  func clearImage(index: Int) {
+    slots[index] = ImageSlot()
+  }
+
+  /// The commit's copy of an image set since the previous commit into the render server's buffer: real
+  /// work proportional to the image's bytes.
+  func commitImage(index: Int, pixels: [UInt8]) {
+    if layerContents[index].count != pixels.count {
+      layerContents[index] = [UInt8](repeating: 0, count: pixels.count)
+    }
+    layerContents[index].withUnsafeMutableBytes { target in
+      pixels.withUnsafeBytes { source in target.copyMemory(from: source) }
+    }
+    checksum &+= UInt64(layerContents[index].last ?? 0)
   }
 
   /// Sets the title: the synchronous, small part of `cellForRow` (text measurement and line breaking).

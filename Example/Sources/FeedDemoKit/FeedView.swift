@@ -18,16 +18,28 @@ final class FeedView {
   /// The content version of every row; ``reconfigureVisibleRows()`` bumps it for the visible rows.
   private var versions: [Int: Int] = [:]
   private var motion: ScrollMotion?
+  /// The scenario's background book-keeping (renders, result bytes, threads, outstanding jobs).
+  let ledger: RenderLedger
+  /// Images set since the previous commit, which the commit copies (``commitTransaction()``).
+  private var pendingCommit: [(cell: FeedCell, index: Int, pixels: [UInt8])] = []
 
   /// Creates the table at `offset`; call ``loadInitialScreen()`` before scrolling.
-  init(model: FeedModel, strategy: FeedStrategy, recorder: Recorder, displayLink: DisplayLink, offset: Double = 0) {
+  init(
+    model: FeedModel, strategy: FeedStrategy, recorder: Recorder, displayLink: DisplayLink, offset: Double = 0,
+    ledger: RenderLedger = RenderLedger()
+  ) {
     self.model = model
     self.strategy = strategy
     self.recorder = recorder
     self.displayLink = displayLink
     self.pool = CellPool(imageCount: model.imagesPerRow)
     self.offset = offset
+    self.ledger = ledger
+    displayLink.commit.onTransaction = { [weak self] in self?.commitTransaction() }
   }
+
+  /// The commit observer (its display pass serves strategies that model `setNeedsDisplay`).
+  var commit: CommitObserver { displayLink.commit }
 
   /// Whether a scroll is in progress.
   var isScrolling: Bool { motion != nil }
@@ -78,6 +90,8 @@ final class FeedView {
       if finished { self.motion = nil }
       layoutVisibleRows()
       recorder.sampleBlank(at: Clock.now, blank: blankCells)
+      recorder.sampleVisible(at: Clock.now, rows: visibleRows)
+      ledger.sampleThreads()
     }
     return isScrolling
   }
@@ -89,9 +103,12 @@ final class FeedView {
   /// old content still passes an index-path guard (`cell.currentIndexPath == indexPath`): only a guard that
   /// knows the cell was configured again (IdleWork's `bind` at the top of `cellForRow`) can drop it. A
   /// visible row without a cell (a table not yet laid out) gets one from the pool.
-  func reconfigureVisibleRows() {
+  ///
+  /// `newContent: false` (the `reloadSame` profile): the data is reloaded but unchanged — the version stays,
+  /// and a strategy that clears the image before drawing the same content again flickers.
+  func reconfigureVisibleRows(newContent: Bool = true) {
     let rows = visibleRows
-    for row in rows { versions[row] = version(of: row) + 1 }
+    if newContent { for row in rows { versions[row] = version(of: row) + 1 } }
     for row in rows { visibleCells[row] = cellForRow(row, reusing: visibleCells[row]) }
   }
 
@@ -167,7 +184,12 @@ final class FeedView {
       row: row, version: request.version, cellRow: request.cell.displayedRow,
       cellVersion: request.cell.displayedVersion, visible: visibleRows)
     recorder.sampleBlank(at: start, blank: blankCells)
-    request.cell.setImage(index: request.imageIndex, row: row, version: request.version, draw: draw)
+    let cell = request.cell
+    let index = request.imageIndex
+    setSlot(cell, index, to: FeedCell.ImageSlot(row: row, version: request.version)) {
+      cell.setImage(index: index, row: row, version: request.version, draw: draw)
+    }
+    pendingCommit.append((cell, index, cell.buffers[index]))
     let end = Clock.now
     recorder.sampleBlank(at: end, blank: blankCells)
     recorder.recordDraw(start: start, end: end, row: row, verdict: verdict)
@@ -182,6 +204,75 @@ final class FeedView {
       !isScrolling, isVisibleContentComplete
     {
       recorder.recording.contentComplete = time
+    }
+  }
+
+  // MARK: Background results
+
+  /// Sets a rendered image on `cell` (a background strategy's apply, on the main thread) and records what
+  /// it was worth, judged like a draw: an image of another row or content version than the cell is
+  /// configured for is a wrong-cell apply. The commit copies its pixels.
+  func apply(_ image: RenderedImage, to cell: FeedCell) {
+    let start = Clock.now
+    let verdict = DrawJudge.judge(
+      row: image.row, version: image.version, cellRow: cell.displayedRow, cellVersion: cell.displayedVersion,
+      visible: visibleRows)
+    recorder.sampleBlank(at: start, blank: blankCells)
+    let index = image.imageIndex
+    setSlot(cell, index, to: FeedCell.ImageSlot(row: image.row, version: image.version)) {
+      cell.setRenderedImage(index: index, row: image.row, version: image.version)
+    }
+    pendingCommit.append((cell, index, image.pixels))
+    let end = Clock.now
+    recorder.sampleBlank(at: end, blank: blankCells)
+    recorder.recordApply(start: start, end: end, row: image.row, verdict: verdict, renderID: image.id)
+    checkContentComplete(at: end)
+  }
+
+  /// Clears image view `index` of `cell` (`imageView.image = nil`), as some strategies do before drawing.
+  func clearImage(index: Int, of cell: FeedCell) {
+    recorder.sampleBlank(at: Clock.now, blank: blankCells)
+    setSlot(cell, index, to: FeedCell.ImageSlot()) { cell.clearImage(index: index) }
+    recorder.sampleBlank(at: Clock.now, blank: blankCells)
+  }
+
+  /// Whether `cell` is on screen now.
+  func isOnScreen(_ cell: FeedCell) -> Bool {
+    cell.displayedRow.map { visibleCells[$0] === cell } ?? false
+  }
+
+  /// Changes what image view `index` of `cell` shows (`change` does it), counting flicker: an image view of
+  /// a cell on screen that showed its row's current content and loses it (cleared, or set to other content)
+  /// remembers it; if a commit showed the loss and the same content is then set again, that is one flicker.
+  private func setSlot(_ cell: FeedCell, _ index: Int, to new: FeedCell.ImageSlot, change: () -> Void) {
+    let old = cell.slot(index)
+    change()
+    guard let row = cell.displayedRow, visibleCells[row] === cell else { return }
+    let current = FeedCell.ImageSlot(row: row, version: version(of: row))
+    if let lost = cell.lost[index] {
+      if new == lost {
+        if cell.lostSeen[index] { recorder.recording.flicker += 1 }
+        cell.lost[index] = nil
+      } else if new == current {
+        cell.lost[index] = nil
+      }
+    } else if old == current, new != current {
+      cell.lost[index] = old
+      cell.lostSeen[index] = false
+    }
+  }
+
+  /// Core Animation's transaction at every commit: copies each image set since the previous commit (real
+  /// work on the main thread, proportional to its bytes), and marks every lost image of a cell on screen as
+  /// seen (the commit showed the loss).
+  func commitTransaction() {
+    if !pendingCommit.isEmpty {
+      let images = pendingCommit
+      pendingCommit = []
+      for image in images { image.cell.commitImage(index: image.index, pixels: image.pixels) }
+    }
+    for cell in visibleCells.values {
+      for index in cell.lost.indices where cell.lost[index] != nil { cell.lostSeen[index] = true }
     }
   }
 

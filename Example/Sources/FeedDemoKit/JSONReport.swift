@@ -8,8 +8,8 @@ enum JSONReport {
     let s = report.settings
     let strategies = report.options.strategies.map { kind -> JSONValue in
       .object([
-        ("name", .string(kind.rawValue)), ("policy", .string(kind.policy)), ("recommended", .bool(kind.isRecommended)),
-        ("canary", .bool(kind.isCanary)),
+        ("name", .string(kind.rawValue)), ("kind", .string(kind.kindName)), ("policy", .string(kind.policy)),
+        ("recommended", .bool(kind.isRecommended)), ("canary", .bool(kind.isCanary)),
       ])
     }
     let profiles = report.options.profiles.map { profile -> JSONValue in
@@ -83,6 +83,7 @@ enum JSONReport {
     return .object([
       ("benchmark", .string("FeedDemo")),
       ("format", .int(2)),
+      ("formatRevision", .int(3)),
       ("command", .string(report.command)),
       ("quick", .bool(report.options.quick)),
       ("runsPerFigure", .int(report.options.runs)),
@@ -104,7 +105,7 @@ enum JSONReport {
           ("idleSeconds", .number(s.idleSeconds, 2)), ("reloadDelaySeconds", .number(s.reloadDelaySeconds, 3)),
           ("throughputTaskMicroseconds", .number(s.throughputTaskMicroseconds, 1)),
           ("throughputCommitFractionOfPeriod", .number(s.throughputCommitFraction, 2)),
-          ("seed", .int(Int(s.seed))),
+          ("seed", .int(Int(s.seed))), ("cores", .int(report.machine.processors)),
         ])
       ),
       ("strategies", .array(strategies)),

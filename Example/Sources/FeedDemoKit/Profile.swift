@@ -15,6 +15,12 @@ public enum Profile: String, CaseIterable, Sendable {
   /// row): a draw of the old content that still runs is a stale execution, and an index-path guard cannot
   /// see it.
   case reload
+  /// As `light`, then a fling back up over the same ~40 rows: rows shown again, where a strategy that keeps
+  /// its rendered results (a cache) pays.
+  case flingBack
+  /// As `reload`, but the reloaded data is *unchanged*: the visible rows are reconfigured with the same
+  /// content. A strategy that clears the image and draws the same content again flickers.
+  case reloadSame
 
   /// The numbers that make up the profile.
   var settings: ProfileSettings {
@@ -30,6 +36,14 @@ public enum Profile: String, CaseIterable, Sendable {
         rowHeight: 135, drawPasses: 1, commitFraction: 0.25, flingRows: 40.4, backRows: 0)
       settings.reloads = true
       return settings
+    case .flingBack:
+      return ProfileSettings(rowHeight: 135, drawPasses: 1, commitFraction: 0.25, flingRows: 40.4, backRows: 40)
+    case .reloadSame:
+      var settings = ProfileSettings(
+        rowHeight: 135, drawPasses: 1, commitFraction: 0.25, flingRows: 40.4, backRows: 0)
+      settings.reloads = true
+      settings.reloadKeepsContent = true
+      return settings
     }
   }
 
@@ -40,7 +54,9 @@ public enum Profile: String, CaseIterable, Sendable {
       "\(Int(s.rowHeight)) pt rows, draw ×\(s.drawPasses), commit \(Int(s.commitFraction * 100))% of the period"
     text += ", fling \(fmt(s.flingRows, 1)) rows down"
     if s.backRows > 0 { text += " then \(fmt(s.backRows, 0)) up" }
-    if s.reloads { text += ", the visible rows reconfigured with new content during the fill" }
+    if s.reloads {
+      text += ", the visible rows reconfigured with \(s.reloadKeepsContent ? "unchanged" : "new") content during the fill"
+    }
     return text
   }
 }
@@ -59,6 +75,11 @@ public struct ProfileSettings: Sendable {
   var backRows: Double
   /// Whether the visible rows' data changes (reconfigured in place) while their images are still filling.
   var reloads = false
+  /// With `reloads`: whether the reloaded data is the same (the content version does not change).
+  var reloadKeepsContent = false
+
+  /// The content version the visible rows show at the fill: 1 after a reload that changed them, else 0.
+  var versionAtFill: Int { reloads && !reloadKeepsContent ? 1 : 0 }
 
   /// Creates profile settings.
   init(rowHeight: Double, drawPasses: Int, commitFraction: Double, flingRows: Double, backRows: Double) {

@@ -10,6 +10,9 @@ struct Recording: Sendable {
     var row: Int
     /// What it was worth.
     var verdict: DrawVerdict
+    /// Whether it was the apply of an image rendered off the main thread (else a draw on the main thread,
+    /// which is its own apply).
+    var background = false
   }
 
   /// The display link's vsync grid: tick 0 and the period, ns.
@@ -41,6 +44,31 @@ struct Recording: Sendable {
   var idleSeconds = 0.0
   /// Tasks the strategy still held when the idle phase began.
   var pendingAtIdleStart = 0
+
+  /// CPU ms of every thread of the process (`getrusage(RUSAGE_SELF)`) and of the main thread
+  /// (`CLOCK_THREAD_CPUTIME_ID`) from the first fling to the end of the rest phase.
+  var cpuProcessMs = 0.0
+  var cpuMainMs = 0.0
+  /// Images rendered off the main thread (finished renders), and the ids of those applied to a cell.
+  var backgroundRenders = 0
+  var appliedRenders: Set<Int> = []
+  /// Flicker: images a cell on screen lost (cleared, or set to other content), a commit showed lost, and
+  /// that were then set again with the same content.
+  var flicker = 0
+  /// Live threads before the strategy was installed, the most seen while it ran, and the most renders that
+  /// ran at once.
+  var threadBaseline = 0
+  var threadPeak = 0
+  var peakConcurrentRenders = 0
+  /// The most bytes of rendered results alive at once (held by the strategy: in flight, queued, cached).
+  var peakResultBytes = 0
+  /// The rows on screen over each motion phase (for the blank bound), the first screen's rows, the fastest
+  /// draw of one image (ns) and the cores that can draw.
+  var visibility: [Phase: [BlankBound.Sample]] = [:]
+  var initialRows: ClosedRange<Int>?
+  var drawNanos: UInt64 = 0
+  var workerCores = 1
+  var imagesPerRow = 3
 }
 
 /// The live recorder the feed writes into during a run.
@@ -84,5 +112,19 @@ final class Recorder {
   /// Logs a draw.
   func recordDraw(start: UInt64, end: UInt64, row: Int, verdict: DrawVerdict) {
     recording.draws.append(Recording.DrawSample(start: start, end: end, row: row, verdict: verdict))
+  }
+
+  /// Logs the apply of a rendered image.
+  func recordApply(start: UInt64, end: UInt64, row: Int, verdict: DrawVerdict, renderID: Int) {
+    recording.draws.append(
+      Recording.DrawSample(start: start, end: end, row: row, verdict: verdict, background: true))
+    recording.appliedRenders.insert(renderID)
+  }
+
+  /// Logs the rows on screen during a motion phase (only when they changed).
+  func sampleVisible(at time: UInt64, rows: ClosedRange<Int>) {
+    guard phase.isMotion else { return }
+    if recording.visibility[phase]?.last?.rows == rows { return }
+    recording.visibility[phase, default: []].append(BlankBound.Sample(time: time, rows: rows))
   }
 }

@@ -13,6 +13,10 @@ enum ScenarioMetric: String, CaseIterable, Sendable {
   case blankCellSeconds
   /// The same over the flings only, and over the slow drag only.
   case blankCellSecondsFling, blankCellSecondsSlowDrag
+  /// The blank cell·s no strategy can beat with the cores the machine has, drawing each row once it has
+  /// appeared and not inside its frame (``BlankBound``), and `blankCellSeconds` over it (`null`: blank
+  /// with a bound of 0).
+  case blankCellSecondsLowerBound, blankRatio
   /// From the scroll's stop (reload profile: from the reload) until every visible cell shows its content;
   /// infinite (JSON `null`) if that never happened.
   case contentCompleteMs
@@ -21,7 +25,18 @@ enum ScenarioMetric: String, CaseIterable, Sendable {
   /// `contentCompleteMs / contentLowerBoundMs`.
   case contentRatio
   /// Draws that put a row's old content (another row's, or this row's before the reload) in a cell.
+  /// Applies of a background render count as its draw, so this equals `wrongCellApplies` (kept for the
+  /// readers of format 2).
   case staleExecutions
+  /// Images applied to a cell that shows another row, or another content version of the row — on the main
+  /// thread's draw or a background render's apply.
+  case wrongCellApplies
+  /// Images a cell on screen lost (cleared, or set back to other content), a commit showed lost, and then
+  /// got again with the same content.
+  case flicker
+  /// Images rendered off the main thread and never applied to a cell (cancelled after the draw, dropped by
+  /// a stale check, or cached and never used).
+  case rendersWasted
   /// Draws for rows off screen whose cell still showed them (wasted work).
   case offscreenExecutions
   /// Draws a queue limit dropped while their row was on screen and its cell still showed it.
@@ -32,7 +47,16 @@ enum ScenarioMetric: String, CaseIterable, Sendable {
   case idleWakeupsPerSecond
   /// Main-thread CPU ms per second at rest.
   case idleCpuMsPerSecond
-  /// Draws that ran.
+  /// CPU ms of every thread of the process (`getrusage(RUSAGE_SELF)`), first fling → end of rest.
+  case cpuMs
+  /// CPU ms of the main thread (`CLOCK_THREAD_CPUTIME_ID` read on it) over the same span.
+  case mainThreadCpuMs
+  /// Threads the strategy used: the larger of the live threads' growth over the count before it was
+  /// installed (`/proc/self/task`) and the most renders running at once.
+  case peakThreads
+  /// The most bytes of rendered results alive at once: in flight, queued for the main thread, cached.
+  case peakResultBytes
+  /// Images drawn: on the main thread, or rendered off it.
   case drawsExecuted
   /// Tasks the strategy still held when the idle phase began.
   case pendingAtIdleStart
@@ -40,9 +64,11 @@ enum ScenarioMetric: String, CaseIterable, Sendable {
   /// Decimals shown.
   var digits: Int {
     switch self {
-    case .p99CommitLatencyMs, .contentCompleteMs, .contentLowerBoundMs, .idleWakeupsPerSecond: return 1
+    case .p99CommitLatencyMs, .contentCompleteMs, .contentLowerBoundMs, .idleWakeupsPerSecond, .cpuMs,
+      .mainThreadCpuMs:
+      return 1
     case .blankCellSeconds, .blankCellSecondsFling, .blankCellSecondsSlowDrag, .contentRatio,
-      .idleCpuMsPerSecond:
+      .idleCpuMsPerSecond, .blankCellSecondsLowerBound, .blankRatio:
       return 3
     default: return 0
     }

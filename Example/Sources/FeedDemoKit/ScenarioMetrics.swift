@@ -20,6 +20,11 @@ enum ScenarioMetrics {
     values[.blankCellSecondsFling] = fling
     values[.blankCellSecondsSlowDrag] = drag
     values[.blankCellSeconds] = fling + drag
+    let bound = BlankBound.cellSeconds(
+      spans: blankSpans(r), initialRows: r.initialRows, imagesPerRow: r.imagesPerRow, drawNanos: r.drawNanos,
+      workers: r.workerCores)
+    values[.blankCellSecondsLowerBound] = bound
+    values[.blankRatio] = bound > 0 ? (fling + drag) / bound : (fling + drag > 0 ? .infinity : 1)
 
     var completeMs = Double.infinity
     if let start = r.contentStart, let complete = r.contentComplete {
@@ -30,13 +35,20 @@ enum ScenarioMetrics {
     values[.contentRatio] = r.contentLowerBoundMs > 0 ? completeMs / r.contentLowerBoundMs : .infinity
 
     values[.staleExecutions] = Double(r.draws.filter { $0.verdict == .stale }.count)
+    values[.wrongCellApplies] = values[.staleExecutions]
+    values[.flicker] = Double(r.flicker)
+    values[.rendersWasted] = Double(max(0, r.backgroundRenders - r.appliedRenders.count))
+    values[.cpuMs] = r.cpuProcessMs
+    values[.mainThreadCpuMs] = r.cpuMainMs
+    values[.peakThreads] = Double(max(0, r.threadPeak - r.threadBaseline, r.peakConcurrentRenders))
+    values[.peakResultBytes] = Double(r.peakResultBytes)
     values[.offscreenExecutions] = Double(r.draws.filter { $0.verdict == .offscreen }.count)
     values[.visibleTasksEvicted] = Double(r.visibleEvicted)
     values[.tasksEvicted] = Double(r.evicted)
     let idleSeconds = max(r.idleSeconds, 1e-9)
     values[.idleWakeupsPerSecond] = Double(r.idleWakeups) / idleSeconds
     values[.idleCpuMsPerSecond] = r.idleCPUSeconds * 1000 / idleSeconds
-    values[.drawsExecuted] = Double(r.draws.count)
+    values[.drawsExecuted] = Double(r.draws.filter { !$0.background }.count + r.backgroundRenders)
     values[.pendingAtIdleStart] = Double(r.pendingAtIdleStart)
 
     let seconds = { (time: UInt64) in Double(Int64(bitPattern: time &- origin)) / 1e9 }
@@ -49,6 +61,14 @@ enum ScenarioMetrics {
     }
     return ScenarioResult(
       strategy: kind, profile: profile, refreshHz: refreshHz, values: values, chart: chart, phaseSpans: spans)
+  }
+
+  /// The motion phases' visibility samples, in time order, each ending with its phase.
+  static func blankSpans(_ r: Recording) -> [BlankBound.Span] {
+    Phase.allCases.filter(\.isMotion).compactMap { phase -> BlankBound.Span? in
+      guard let samples = r.visibility[phase], let end = r.phaseEnd[phase] else { return nil }
+      return BlankBound.Span(samples: samples, end: end)
+    }.sorted { ($0.samples.first?.time ?? 0) < ($1.samples.first?.time ?? 0) }
   }
 
   /// The `p`-th percentile (0...1) by nearest rank; 0 for no values.

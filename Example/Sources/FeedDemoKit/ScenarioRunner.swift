@@ -22,27 +22,38 @@ struct ScenarioRunner {
     let recorder = Recorder()
     recorder.recording.origin = displayLink.originNanos
     recorder.recording.period = displayLink.period
+    recorder.recording.threadBaseline = ProcessProbe.liveThreads()
+    recorder.recording.drawNanos = bound.fastestDrawNanos(model: model)
+    recorder.recording.workerCores = ProcessInfo.processInfo.activeProcessorCount
+    recorder.recording.imagesPerRow = model.imagesPerRow
     let strategy = kind.make()
     strategy.install(for: .feed, displayLink: displayLink)
-    let feed = FeedView(model: model, strategy: strategy, recorder: recorder, displayLink: displayLink)
+    let ledger = RenderLedger()
+    let feed = FeedView(
+      model: model, strategy: strategy, recorder: recorder, displayLink: displayLink, ledger: ledger)
     feed.loadInitialScreen()
+    recorder.recording.initialRows = feed.visibleRows
     displayLink.onFrame = { _, start in feed.frame(at: start) }
     displayLink.commit.onCommit = { tick, start, end, afterResume in
       recorder.recordFrame(tick: tick, start: start, commitEnd: end, afterResume: afterResume)
     }
     let gate = PhaseGate()
     let origin = Clock.now
+    let cpuStart = ProcessProbe.processCPUMilliseconds()
+    let mainCPUStart = ProcessProbe.threadCPUMilliseconds()
 
     // Fling down (and, dense, straight back up). Each motion phase starts with a blank sample, so that the
     // cells already blank when it begins (the second fling starts where the first left rows unfilled)
     // count from its first instant, not from its first frame.
     recorder.begin(.fling, at: Clock.now)
     recorder.sampleBlank(at: Clock.now, blank: feed.blankCells)
+    recorder.sampleVisible(at: Clock.now, rows: feed.visibleRows)
     fling(rows: p.flingRows, model: model, feed: feed, gate: gate)
     if p.backRows > 0 {
       recorder.end(at: Clock.now)
       recorder.begin(.flingBack, at: Clock.now)
       recorder.sampleBlank(at: Clock.now, blank: feed.blankCells)
+      recorder.sampleVisible(at: Clock.now, rows: feed.visibleRows)
       fling(rows: -p.backRows, model: model, feed: feed, gate: gate)
     }
     let stop = Clock.now
@@ -55,7 +66,8 @@ struct ScenarioRunner {
     if p.reloads {
       RunLoopModes.run(mode: RunLoopModes.defaultCF, timeout: settings.reloadDelaySeconds, until: { false })
     }
-    Self.startContent(feed: feed, recorder: recorder, reconfigure: p.reloads)
+    Self.startContent(
+      feed: feed, recorder: recorder, reconfigure: p.reloads, newContent: !p.reloadKeepsContent)
     gate.run(mode: RunLoopModes.defaultCF, timeout: settings.fillTimeout) {
       !displayLink.isRunning && (feed.isVisibleContentComplete || strategy.pendingCount == 0)
     }
@@ -64,6 +76,7 @@ struct ScenarioRunner {
     // A slow drag.
     recorder.begin(.slowDrag, at: Clock.now)
     recorder.sampleBlank(at: Clock.now, blank: feed.blankCells)
+    recorder.sampleVisible(at: Clock.now, rows: feed.visibleRows)
     feed.begin(.drag(speed: settings.dragRowsPerSecond * model.rowHeight, duration: settings.dragSeconds))
     gate.run(mode: RunLoopModes.trackingCF, timeout: settings.dragSeconds + 5) { !feed.isScrolling }
     recorder.end(at: Clock.now)
@@ -74,6 +87,14 @@ struct ScenarioRunner {
       !displayLink.isRunning && strategy.pendingCount == 0
     }
     recorder.end(at: Clock.now)
+    recorder.recording.cpuProcessMs = ProcessProbe.processCPUMilliseconds() - cpuStart
+    recorder.recording.cpuMainMs = ProcessProbe.threadCPUMilliseconds() - mainCPUStart
+    ledger.sampleThreads()
+    let ledgerFigures = ledger.snapshot
+    recorder.recording.backgroundRenders = ledgerFigures.renders
+    recorder.recording.threadPeak = ledgerFigures.peakThreads
+    recorder.recording.peakConcurrentRenders = ledgerFigures.peakRunning
+    recorder.recording.peakResultBytes = ledgerFigures.peakLiveBytes
 
     // Idle: nothing queued, nothing moving. A short unmeasured settle first, so that a wake-up the harness
     // itself left pending (the `CFRunLoopStop` that ended the previous phase) is not counted.
@@ -93,7 +114,7 @@ struct ScenarioRunner {
     // Normally measured before the run (``prepareBound(for:)``) and only looked up here; measured now, after
     // the run, if the scroll stopped on other rows than predicted.
     recorder.recording.contentLowerBoundMs = bound.milliseconds(
-      model: model, rows: rowsAtStop, version: p.reloads ? 1 : 0)
+      model: model, rows: rowsAtStop, version: p.versionAtFill)
     return ScenarioMetrics.result(
       kind: kind, profile: profile, refreshHz: refreshHz, recording: recorder.recording, origin: origin)
   }
@@ -102,9 +123,10 @@ struct ScenarioRunner {
   /// `reconfigure` (the reload profile) — immediately *before* the visible rows are reconfigured with new
   /// content, so that a strategy that draws inside `cellForRow` (`sync`) is charged for those draws rather
   /// than finishing in 0 ms. Then records completion at once if the screen is already complete.
-  static func startContent(feed: FeedView, recorder: Recorder, reconfigure: Bool) {
+  /// `newContent: false` (`reloadSame`): the rows are reconfigured with their unchanged content.
+  static func startContent(feed: FeedView, recorder: Recorder, reconfigure: Bool, newContent: Bool = true) {
     recorder.recording.contentStart = Clock.now
-    if reconfigure { feed.reconfigureVisibleRows() }
+    if reconfigure { feed.reconfigureVisibleRows(newContent: newContent) }
     feed.checkContentComplete(at: Clock.now)
   }
 
@@ -125,7 +147,7 @@ struct ScenarioRunner {
     let p = profile.settings
     _ = bound.milliseconds(
       model: FeedModel.make(p, seed: settings.seed), rows: Self.rowsAtStop(profile, seed: settings.seed),
-      version: p.reloads ? 1 : 0)
+      version: p.versionAtFill)
   }
 
   /// One fling of `rows` rows (negative: upwards), run in the tracking mode until it stops.

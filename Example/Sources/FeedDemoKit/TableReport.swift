@@ -10,6 +10,14 @@ enum TableReport {
     ("idle wakes/s", .idleWakeupsPerSecond), ("idle CPU ms/s", .idleCpuMsPerSecond),
   ]
 
+  /// The columns of the second table of each profile: what drawing costs, and the background path's faults.
+  static let costColumns: [(title: String, metric: ScenarioMetric)] = [
+    ("blank bound", .blankCellSecondsLowerBound), ("blank / bound", .blankRatio), ("CPU ms", .cpuMs),
+    ("main CPU ms", .mainThreadCpuMs), ("draws", .drawsExecuted), ("wasted", .rendersWasted),
+    ("wrong-cell", .wrongCellApplies), ("flicker", .flicker), ("threads", .peakThreads),
+    ("result bytes", .peakResultBytes),
+  ]
+
   /// The report as markdown.
   static func render(_ report: BenchmarkReport) -> String {
     var lines: [String] = []
@@ -40,6 +48,14 @@ enum TableReport {
           let name = figure.strategy.isRecommended ? "**\(figure.strategy.rawValue)**" : figure.strategy.rawValue
           let cells = columns.map { (figure.stats[$0.metric] ?? Stat([])).text($0.metric.digits) }
           lines.append("| \(name) | " + cells.joined(separator: " | ") + " |")
+        }
+        lines.append("")
+        lines.append("| strategy | kind | " + costColumns.map(\.title).joined(separator: " | ") + " |")
+        lines.append("|---|---|" + String(repeating: "---|", count: costColumns.count))
+        for figure in figures {
+          let name = figure.strategy.isRecommended ? "**\(figure.strategy.rawValue)**" : figure.strategy.rawValue
+          let cells = costColumns.map { (figure.stats[$0.metric] ?? Stat([])).text($0.metric.digits) }
+          lines.append("| \(name) | \(figure.strategy.kindName) | " + cells.joined(separator: " | ") + " |")
         }
       }
     }
@@ -88,5 +104,10 @@ enum TableReport {
     "content: scroll stop (reload: the reload) → every visible cell shows its images; bound: those draws",
     "measured in isolation. stale: draws that showed a row's old content; off-screen: wasted draws;",
     "vis. evicted: draws a queue limit dropped while their cell was on screen. idle: at rest, nothing queued.",
+    "blank bound: the blank cell·s no strategy drawing rows once they appear (not in their frame) can beat with",
+    "the machine's cores. CPU: all threads (getrusage), main: the main thread, first fling → end of rest. draws:",
+    "images drawn on main or rendered off it; wasted: rendered, never applied; wrong-cell: applied to a cell",
+    "showing another row/version; flicker: a visible image lost (seen by a commit) then set again to the same",
+    "content; threads: threads the strategy used; result bytes: peak bytes of rendered results alive.",
   ]
 }

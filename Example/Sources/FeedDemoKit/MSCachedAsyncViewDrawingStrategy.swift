@@ -1,0 +1,108 @@
+import Dispatch
+import Foundation
+
+/// A re-implementation of MSCachedAsyncViewDrawing (mindsnacks/MSCachedAsyncViewDrawing,
+/// `MSCachedAsyncViewDrawing.m`; the view as its sample's `MSAsyncDrawingCell.m` writes it), written fresh
+/// for this benchmark:
+///
+/// - `drawViewAsyncWithCacheKey:...`: the cache is looked up on the caller's (main) thread, and a hit calls
+///   the completion synchronously; a miss draws on one private `DISPATCH_QUEUE_CONCURRENT` queue (no limit
+///   of its own), stores the image in the cache and calls the completion with `dispatch_async(main)`;
+/// - the cache is an `NSCache` with no limits set (`_MSCachedAsyncViewDrawingMemoryImageCache`): it never
+///   evicts without memory pressure, so it grows with every image drawn;
+/// - no cancellation, no sharing of a draw already in flight, no priority;
+/// - the caller's check, as the sample cell writes it: the view reloads its image only when its
+///   configuration changed (`if (circleColor != _circleColor) [self setNeedsImageReload]`), reloading
+///   clears it (`self.image = nil`), and the completion sets the image only if the configuration it
+///   captured is still the view's ("Prevent race conditions").
+@MainActor
+final class MSCachedAsyncViewDrawingStrategy: FeedStrategy {
+  /// The sample's image view: its configuration (the content it should show).
+  private struct Configuration: Equatable {
+    var row: Int
+    var version: Int
+  }
+
+  private struct ViewKey: Hashable {
+    let cell: ObjectIdentifier
+    let index: Int
+  }
+
+  private var configurations: [ViewKey: Configuration] = [:]
+  private let cache = ImageCache()
+  private let dispatchQueue = DispatchQueue(
+    label: "com.mindsnacks.view_drawing.queue", attributes: .concurrent)
+  private var ledger: RenderLedger?
+  private var installed = false
+
+  func install(for workload: Workload, displayLink: DisplayLink?) { installed = true }
+
+  func schedule(_ request: DrawRequest) {
+    ledger = request.ledger
+    if !request.cellIsOnScreen {
+      // A dequeued cell, not one reconfigured in place: `prepareForReuse` cleared its images here, so its
+      // views forget their configuration with them.
+      configurations[ViewKey(cell: ObjectIdentifier(request.cell), index: request.imageIndex)] = nil
+    }
+    let key = ViewKey(cell: ObjectIdentifier(request.cell), index: request.imageIndex)
+    let configuration = Configuration(row: request.row, version: request.version)
+    // `setCircleColor:`: reload only when the configuration changed.
+    guard configurations[key] != configuration else { return }
+    configurations[key] = configuration
+    // `setNeedsImageReload`: `self.image = nil; [self loadImage];`
+    request.clearImage()
+    loadImage(request, key: key, configuration: configuration)
+  }
+
+  private func loadImage(_ request: DrawRequest, key: ViewKey, configuration: Configuration) {
+    let cacheKey = "com.mindsnacks.feed.\(request.row).\(request.imageIndex).\(request.version)"
+    // The completion: "Prevent race conditions" — set only if the view still has that configuration.
+    let completion: @MainActor (RenderedImage) -> Void = { [weak self] image in
+      guard let self, self.installed, self.configurations[key] == configuration else { return }
+      request.apply(image)
+    }
+    if let cached = cache.image(forKey: cacheKey) {
+      completion(cached)
+      return
+    }
+    let job = request.job
+    let ledger = request.ledger
+    let cache = self.cache
+    ledger.jobStarted()
+    dispatchQueue.async {
+      guard let image = job.render() else { return }
+      cache.setImage(image, forKey: cacheKey)
+      DispatchQueue.main.async {
+        MainActor.assumeIsolated {
+          completion(image)
+          ledger.jobEnded()
+        }
+      }
+    }
+  }
+
+  /// No cancellation: nothing to do.
+  func cellDidEndDisplaying(_ cell: FeedCell, forRowAt indexPath: IndexPath) {}
+
+  func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void) {
+    DispatchQueue.main.async { MainActor.assumeIsolated { task() } }
+  }
+
+  func discardPending() {}
+
+  var pendingCount: Int { ledger?.outstandingJobs ?? 0 }
+
+  func uninstall() {
+    installed = false
+    configurations.removeAll()
+    cache.removeAll()
+  }
+
+  /// `NSCache` with no `countLimit` or `totalCostLimit`: nothing is evicted.
+  private final class ImageCache: Sendable {
+    private let images = Locked<[String: RenderedImage]>([:])
+    func image(forKey key: String) -> RenderedImage? { images.value[key] }
+    func setImage(_ image: RenderedImage, forKey key: String) { images.withValue { $0[key] = image } }
+    func removeAll() { images.value = [:] }
+  }
+}

@@ -1,0 +1,94 @@
+import Dispatch
+import Foundation
+
+/// The common pattern, written as apps write it: in `cellForRow` the image view is cleared
+/// (`cell.imageView.image = nil`) and a `DispatchWorkItem` that draws the image is put on the global
+/// concurrent queue (`DispatchQueue.global(qos: .userInitiated)`: no limit of its own) and kept per index
+/// path; `didEndDisplaying` cancels the row's items (`cancel()` stops an item that has not started, not one
+/// that is running); the result is applied with `DispatchQueue.main.async` behind the caller's check that
+/// the cell still shows the index path (`tableView.indexPath(for: cell) == indexPath`: here
+/// `cell.currentIndexPath`). No cache, no sentinel: an index-path check cannot see a row reconfigured in
+/// place with new content.
+@MainActor
+final class WorkItemStrategy: FeedStrategy {
+  /// An item's state: a cancelled item that never started ends its job at `cancel()`.
+  private final class Item: Sendable {
+    enum State { case queued, running, cancelled }
+    let state = Locked(State.queued)
+  }
+
+  private var items: [Int: [(item: Item, work: DispatchWorkItem)]] = [:]
+  private var ledger: RenderLedger?
+  private var installed = false
+
+  func install(for workload: Workload, displayLink: DisplayLink?) { installed = true }
+
+  func schedule(_ request: DrawRequest) {
+    ledger = request.ledger
+    request.clearImage()
+    let job = request.job
+    let ledger = request.ledger
+    let indexPath = request.indexPath
+    let cell = request.cell
+    let item = Item()
+    // `@Sendable`: the block runs on a worker; without it the closure would inherit the main actor.
+    let work = DispatchWorkItem { @Sendable [weak self] in
+      // `cancel()` before the start keeps the item from running (modelled by the state, so that its job is
+      // ended exactly once).
+      let start = item.state.withValue { state -> Bool in
+        guard state == .queued else { return false }
+        state = .running
+        return true
+      }
+      guard start else { return }
+      guard let image = job.render() else {
+        ledger.jobEnded()
+        return
+      }
+      DispatchQueue.main.async {
+        MainActor.assumeIsolated {
+          defer { ledger.jobEnded() }
+          guard let self, self.installed, cell.currentIndexPath == indexPath else { return }
+          request.apply(image)
+        }
+      }
+    }
+    items[request.row, default: []].removeAll { $0.item.state.value != .queued }
+    items[request.row, default: []].append((item, work))
+    ledger.jobStarted()
+    DispatchQueue.global(qos: .userInitiated).async(execute: work)
+  }
+
+  /// `workItems[indexPath]?.cancel()`.
+  func cellDidEndDisplaying(_ cell: FeedCell, forRowAt indexPath: IndexPath) {
+    for entry in items.removeValue(forKey: indexPath[1]) ?? [] {
+      cancel(entry)
+    }
+  }
+
+  private func cancel(_ entry: (item: Item, work: DispatchWorkItem)) {
+    let ended = entry.item.state.withValue { state -> Bool in
+      guard state == .queued else { return false }
+      state = .cancelled
+      return true
+    }
+    entry.work.cancel()
+    if ended { ledger?.jobEnded() }
+  }
+
+  func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void) {
+    DispatchQueue.main.async { MainActor.assumeIsolated { task() } }
+  }
+
+  func discardPending() {
+    for entries in items.values { entries.forEach(cancel) }
+    items.removeAll()
+  }
+
+  var pendingCount: Int { ledger?.outstandingJobs ?? 0 }
+
+  func uninstall() {
+    discardPending()
+    installed = false
+  }
+}
