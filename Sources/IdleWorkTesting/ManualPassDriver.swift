@@ -71,6 +71,22 @@ public final class ManualPassDriver {
   @discardableResult
   public func runTrackingPass() -> Bool { run(.tracking) }
 
+  /// Runs up to `maximum` waiting preparations of prepared tasks (`addTask(…prepare:apply:)`) here, on the
+  /// calling thread, in the order the queue's workers would take them — no worker thread exists on this
+  /// driver — and returns how many ran. Their results arrive as a worker's do: ``isPassRequested`` turns
+  /// `true`, and the next pass applies them. A preparation whose cell is off screen waits, as with workers.
+  ///
+  /// ```swift
+  /// queue.addTask(for: cell, at: 0) { _ in render() } apply: { cell, image in cell.image = image }
+  /// driver.runPreparations()   // the render, here and now
+  /// driver.runPass()           // the apply
+  /// ```
+  @discardableResult
+  public func runPreparations(maximum: Int = .max) -> Int {
+    if maximum < 0 { fatalError("IdleWorkTesting: runPreparations(maximum: \(maximum)) is invalid: it must be >= 0") }
+    return core.preparer?(maximum) ?? 0
+  }
+
   /// Runs idle passes while a pass is requested, at most `maximumPasses`; returns how many ran.
   /// A queue that keeps asking forever is a bug the limit turns into a finite, visible count.
   @discardableResult
@@ -100,6 +116,16 @@ public final class ManualPassDriver {
     var isStopped = false
     /// When a pass is due because a queue waits for a frame deadline (`requestPass(afterNanoseconds:)`).
     var delayedRequest: UInt64?
+    /// Runs the queue's waiting preparations (given by the queue with its first prepared task).
+    var preparer: (@MainActor (Int) -> Int)?
+
+    /// Preparations run only through ``ManualPassDriver/runPreparations(maximum:)``.
+    var preparesByHand: Bool { true }
+
+    /// Called by the queue with its first prepared task.
+    func adoptPreparations(_ run: @escaping @MainActor (_ maximum: Int) -> Int) {
+      preparer = run
+    }
 
     /// Called by the scheduler; keeps the pass handler. A driver serves one queue.
     func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool) {

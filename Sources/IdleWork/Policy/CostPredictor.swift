@@ -23,6 +23,8 @@ struct CostPredictor {
     case slice = 1
     /// A one-shot task bound to a cell.
     case cellTask = 2
+    /// The main-thread half of a prepared task: applying a result prepared off the main thread.
+    case apply = 3
   }
 
   /// The weight of the newest measurement: 1/4 follows a change within a few tasks, yet one outlier moves
@@ -32,12 +34,14 @@ struct CostPredictor {
   private var task: Double?
   private var slice: Double?
   private var cellTask: Double?
+  private var apply: Double?
 
   private func average(_ kind: Kind) -> Double? {
     switch kind {
     case .task: return task
     case .slice: return slice
     case .cellTask: return cellTask
+    case .apply: return apply
     }
   }
 
@@ -60,6 +64,7 @@ struct CostPredictor {
     case .task: task = blend(task)
     case .slice: slice = blend(slice)
     case .cellTask: cellTask = blend(cellTask)
+    case .apply: apply = blend(apply)
     }
   }
 }

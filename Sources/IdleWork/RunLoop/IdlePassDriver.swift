@@ -39,4 +39,19 @@
 
   /// A closure that any thread may call to request a pass (used by background additions).
   nonisolated func makeWaker() -> @Sendable () -> Void
+
+  /// Whether prepared tasks' `prepare` runs only when the test asks (no worker threads): `ManualPassDriver`.
+  var preparesByHand: Bool { get }
+
+  /// Given, when ``preparesByHand``, the function that runs up to `maximum` waiting preparations on the
+  /// calling thread and returns how many ran.
+  func adoptPreparations(_ run: @escaping @MainActor (_ maximum: Int) -> Int)
+}
+
+extension IdlePassDriver {
+  /// Worker threads prepare: the run loop's driver.
+  public var preparesByHand: Bool { false }
+
+  /// Nothing to adopt: worker threads prepare.
+  public func adoptPreparations(_ run: @escaping @MainActor (_ maximum: Int) -> Int) {}
 }
