@@ -87,6 +87,16 @@ public final class ManualPassDriver {
     return core.preparer?(maximum) ?? 0
   }
 
+  /// Makes the next pass see a Core Animation commit of `seconds` before it (the commit that copies the
+  /// bitmaps the previous pass applied), as the run loop's driver measures it: a queue with prepared tasks
+  /// learns from it what an apply costs the frame after it.
+  public func commit(taking seconds: TimeInterval) {
+    if !(seconds.isFinite && seconds >= 0) {
+      fatalError("IdleWorkTesting: commit(taking: \(seconds)) is invalid: it must be finite and >= 0")
+    }
+    core.commitDuration = UInt64((seconds * 1e9).rounded())
+  }
+
   /// Runs idle passes while a pass is requested, at most `maximumPasses`; returns how many ran.
   /// A queue that keeps asking forever is a bug the limit turns into a finite, visible count.
   @discardableResult
@@ -102,6 +112,7 @@ public final class ManualPassDriver {
     core.wakeups.reset()
     if let delayed = core.delayedRequest, delayed <= core.nanoseconds { core.delayedRequest = nil }
     passesRun += 1
+    defer { core.commitDuration = nil }
     lastPassRanTasks = pass(kind)
     return true
   }
@@ -126,6 +137,9 @@ public final class ManualPassDriver {
     func adoptPreparations(_ run: @escaping @MainActor (_ maximum: Int) -> Int) {
       preparer = run
     }
+
+    /// The commit duration the next pass sees (set by tests through ``ManualPassDriver/commit(taking:)``).
+    var commitDuration: UInt64?
 
     /// Called by the scheduler; keeps the pass handler. A driver serves one queue.
     func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool) {

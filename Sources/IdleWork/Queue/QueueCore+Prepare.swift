@@ -20,6 +20,7 @@ extension QueueCore {
     let made = Preparation(pool: pool, cacheLimit: cacheLimit)
     preparation = made
     if driver.preparesByHand { driver.adoptPreparations { maximum in pool.runByHand(maximum: maximum) } }
+    driver.measureCommits()
     cells.preparedDetached = { [unowned self] requests in
       guard let preparation = self.preparation else { return }
       for request in requests { self.requestLeft(request, preparation) }
@@ -167,6 +168,14 @@ extension QueueCore {
     }
     preparation.cache.removeAll()
     preparation.inFlight = [:]
+  }
+
+  /// Teaches the predictor what the commit before this pass cost after the results applied since the last
+  /// one: applying sets a bitmap, and the commit that follows copies it to the render server.
+  func learnCommit(_ duration: UInt64) {
+    guard preparation != nil else { return }
+    predictor.recordCommit(duration: duration, applies: appliesSinceCommit)
+    appliesSinceCommit = 0
   }
 
   /// The statistics with the preparation half's counts.

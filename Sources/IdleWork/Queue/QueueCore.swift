@@ -29,6 +29,8 @@ final class QueueCore {
   var predictor = CostPredictor()
   /// The off-main-thread half of prepared tasks; made with the first one (see `QueueCore+Prepare`).
   var preparation: Preparation?
+  /// Prepared results applied since the last commit was measured (see ``learnCommit(_:)``).
+  var appliesSinceCommit = 0
   /// Worker threads at most for prepared tasks (``IdleQueue/Configuration/workers``).
   nonisolated let workerLimit: Int
   /// Bytes of prepared results kept by content (``IdleQueue/Configuration/resultCacheLimit``).
@@ -354,6 +356,7 @@ final class QueueCore {
       guard let taken = list.takeForRun(entry.seq) else { return false }
       withExtendedLifetime(taken) { applyPrepared(request, cell: taken.payload.binding?.record.cell) }
       preparedTaskLeft(request, fate: .executed)
+      appliesSinceCommit += 1
     }
     if let slice, let finished = list.recordSlice(entry.seq, finished: slice == .done) { release([finished]) }
     predictor.record(entry.payload.costKind, duration: max(longestStretch, driver.nanoseconds &- lastLook))
