@@ -71,6 +71,32 @@ public final class ManualPassDriver {
   @discardableResult
   public func runTrackingPass() -> Bool { run(.tracking) }
 
+  /// Runs up to `maximum` waiting preparations of prepared tasks (`addTask(…prepare:apply:)`) here, on the
+  /// calling thread, in the order the queue's workers would take them — no worker thread exists on this
+  /// driver — and returns how many ran. Their results arrive as a worker's do: ``isPassRequested`` turns
+  /// `true`, and the next pass applies them. A preparation whose cell is off screen waits, as with workers.
+  ///
+  /// ```swift
+  /// queue.addTask(for: cell, at: 0) { _ in render() } apply: { cell, image in cell.image = image }
+  /// driver.runPreparations()   // the render, here and now
+  /// driver.runPass()           // the apply
+  /// ```
+  @discardableResult
+  public func runPreparations(maximum: Int = .max) -> Int {
+    if maximum < 0 { fatalError("IdleWorkTesting: runPreparations(maximum: \(maximum)) is invalid: it must be >= 0") }
+    return core.preparer?(maximum) ?? 0
+  }
+
+  /// Makes the next pass see a Core Animation commit of `seconds` before it (the commit that copies the
+  /// bitmaps the previous pass applied), as the run loop's driver measures it: a queue with prepared tasks
+  /// learns from it what an apply costs the frame after it.
+  public func commit(taking seconds: TimeInterval) {
+    if !(seconds.isFinite && seconds >= 0) {
+      fatalError("IdleWorkTesting: commit(taking: \(seconds)) is invalid: it must be finite and >= 0")
+    }
+    core.commitDuration = UInt64((seconds * 1e9).rounded())
+  }
+
   /// Runs idle passes while a pass is requested, at most `maximumPasses`; returns how many ran.
   /// A queue that keeps asking forever is a bug the limit turns into a finite, visible count.
   @discardableResult
@@ -86,6 +112,7 @@ public final class ManualPassDriver {
     core.wakeups.reset()
     if let delayed = core.delayedRequest, delayed <= core.nanoseconds { core.delayedRequest = nil }
     passesRun += 1
+    defer { core.commitDuration = nil }
     lastPassRanTasks = pass(kind)
     return true
   }
@@ -100,6 +127,19 @@ public final class ManualPassDriver {
     var isStopped = false
     /// When a pass is due because a queue waits for a frame deadline (`requestPass(afterNanoseconds:)`).
     var delayedRequest: UInt64?
+    /// Runs the queue's waiting preparations (given by the queue with its first prepared task).
+    var preparer: (@MainActor (Int) -> Int)?
+
+    /// Preparations run only through ``ManualPassDriver/runPreparations(maximum:)``.
+    var preparesByHand: Bool { true }
+
+    /// Called by the queue with its first prepared task.
+    func adoptPreparations(_ run: @escaping @MainActor (_ maximum: Int) -> Int) {
+      preparer = run
+    }
+
+    /// The commit duration the next pass sees (set by tests through ``ManualPassDriver/commit(taking:)``).
+    var commitDuration: UInt64?
 
     /// Called by the scheduler; keeps the pass handler. A driver serves one queue.
     func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool) {

@@ -23,6 +23,8 @@ struct CostPredictor {
     case slice = 1
     /// A one-shot task bound to a cell.
     case cellTask = 2
+    /// The main-thread half of a prepared task: applying a result prepared off the main thread.
+    case apply = 3
   }
 
   /// The weight of the newest measurement: 1/4 follows a change within a few tasks, yet one outlier moves
@@ -32,19 +34,42 @@ struct CostPredictor {
   private var task: Double?
   private var slice: Double?
   private var cellTask: Double?
+  private var apply: Double?
+  /// The commit's duration after turns that applied nothing, and what each applied result added to it.
+  private var commitBaseline: Double?
+  private var commitPerApply: Double?
 
   private func average(_ kind: Kind) -> Double? {
     switch kind {
     case .task: return task
     case .slice: return slice
     case .cellTask: return cellTask
+    case .apply: return apply
     }
   }
 
-  /// The prediction for the next task of `kind`, in nanoseconds; `estimate` (the caller's) wins.
+  /// The prediction for the next task of `kind`, in nanoseconds; `estimate` (the caller's) wins. An
+  /// apply's prediction includes what it adds to the next commit (``recordCommit(duration:applies:)``).
   func predict(_ kind: Kind, estimate: UInt64?) -> UInt64 {
     if let estimate { return estimate }
-    return average(kind).map { UInt64(min($0.rounded(), Double(UInt64.max / 4))) } ?? 0
+    guard var average = average(kind) else { return 0 }
+    if kind == .apply { average += commitPerApply ?? 0 }
+    return UInt64(min(average.rounded(), Double(UInt64.max / 4)))
+  }
+
+  /// Records that the commit before a pass took `duration` nanoseconds after the previous pass applied
+  /// `applies` prepared results: the commit copies each newly set bitmap to the render server, a cost the
+  /// apply itself does not show. Turns that applied nothing set the baseline; the excess over it, shared
+  /// among the results applied, is added to the prediction of each apply.
+  mutating func recordCommit(duration: UInt64, applies: Int) {
+    let measured = Double(duration)
+    func blend(_ old: Double?, _ value: Double) -> Double { old.map { $0 + Self.weight * (value - $0) } ?? value }
+    guard applies > 0 else {
+      commitBaseline = blend(commitBaseline, measured)
+      return
+    }
+    let excess = max(0, measured - (commitBaseline ?? 0)) / Double(applies)
+    commitPerApply = blend(commitPerApply, excess)
   }
 
   /// Whether a task of `kind` has a prediction: the caller's estimate, or at least one measurement.
@@ -60,6 +85,7 @@ struct CostPredictor {
     case .task: task = blend(task)
     case .slice: slice = blend(slice)
     case .cellTask: cellTask = blend(cellTask)
+    case .apply: apply = blend(apply)
     }
   }
 }

@@ -1,8 +1,9 @@
 extension IdleQueue {
   /// Counters describing everything a queue has done, so that no task is ever silently lost.
   ///
-  /// Every task added ends as exactly one of executed, skipped as stale, evicted or cancelled, or is
-  /// still pending: `added == executed + skippedAsStale + evicted + cancelled + pending` always holds.
+  /// Every task added ends as exactly one of executed, skipped as stale, evicted, cancelled or failed, or
+  /// is still pending: `added == executed + skippedAsStale + evicted + cancelled + failed + pending` always
+  /// holds.
   public struct Statistics: Sendable {
     /// Tasks accepted by the queue (background additions count once they reach the main thread).
     public internal(set) var added = 0
@@ -20,6 +21,17 @@ extension IdleQueue {
     /// ``IdleQueue/invalidate()``, ``IdleQueue/dropDiscardableTasks()`` (also on a memory warning), a
     /// replacing addition (`replacesPending: true`) or a cancelled `perform`.
     public internal(set) var cancelled = 0
+    /// Prepared tasks (``IdleQueue/addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``)
+    /// whose `prepare` threw: their `apply` never ran.
+    public internal(set) var failed = 0
+    /// Of ``skippedAsStale``, the prepared tasks whose result had arrived: their cell was configured again
+    /// or released while the result was prepared, or between its arrival and its turn. The others were
+    /// dropped before their result came (most before their preparation started, costing no work).
+    public internal(set) var staleAfterPrepare = 0
+    /// Preparations that finished but whose result no task applied (every task waiting for it had left:
+    /// stale, evicted or cancelled): work done off the main thread for nothing. A preparation dropped
+    /// before it started, or that stopped on `isCancelled`, is not counted.
+    public internal(set) var wastedPreparations = 0
     /// Tasks still queued on the main thread (including those of cells off screen, which wait); tasks
     /// added from other threads count once they reach it.
     public internal(set) var pending = 0
@@ -29,15 +41,16 @@ extension IdleQueue {
     /// plus the skipping of stale ones.
     public internal(set) var longestPassDuration: Double = 0
 
-    /// Whether the accounting identity `added == executed + skippedAsStale + evicted + cancelled + pending` holds.
+    /// Whether the accounting identity `added == executed + skippedAsStale + evicted + cancelled + failed +
+    /// pending` holds.
     var isBalanced: Bool {
-      added == executed + skippedAsStale + evicted + cancelled + pending
+      added == executed + skippedAsStale + evicted + cancelled + failed + pending
     }
 
     /// A one-line summary for logs and test failures.
     var summary: String {
       "added \(added), executed \(executed) (\(slicesRun) slices), stale \(skippedAsStale), evicted \(evicted), "
-        + "cancelled \(cancelled), pending \(pending), passes \(passes), "
+        + "cancelled \(cancelled), failed \(failed), pending \(pending), passes \(passes), "
         + "longest pass \(longestPassDuration * 1000) ms"
     }
   }

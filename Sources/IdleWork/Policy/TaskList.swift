@@ -11,6 +11,9 @@ enum EntryState: Sendable, Hashable {
   /// and its removal has not reached the main thread yet. It leaves the list, counted as cancelled —
   /// also when an overflow meets it first.
   case withdrawn
+  /// Not yet: its result is being prepared off the main thread. It stays pending, keeps its place and is
+  /// passed over by passes, as a parked entry is, but an overflow evicts it only in its turn as the oldest.
+  case preparing
 }
 
 /// How a task left the queue.
@@ -24,6 +27,8 @@ enum TaskFate: Sendable, Hashable {
   /// It was cancelled by key, by handle, by a replacing addition, by `removeAllTasks`, `invalidate`, a
   /// memory-pressure purge or a cancelled `perform`.
   case cancelled
+  /// Its preparation off the main thread threw; it never ran.
+  case failed
 }
 
 /// The pure policy core: a keyed FIFO with a capacity, stale purge, eviction and exact accounting.
@@ -173,7 +178,7 @@ struct TaskList<Payload> {
       switch candidateState {
       case .runnable:
         return (candidate, skipped, false)
-      case .parked:
+      case .parked, .preparing:
         index += 1
       case .stale, .withdrawn:
         skipped.append(leave(take(candidate.seq)!, candidateState))
@@ -214,6 +219,31 @@ struct TaskList<Payload> {
     statistics.executed += 1
     checkInvariants()
     return Removal(entry: entry, fate: .executed)
+  }
+
+  /// Removes one entry by sequence number, counting it as stale (its cell was configured again or released
+  /// when its prepared result arrived).
+  mutating func skipAsStale(_ seq: UInt64) -> Removal? {
+    guard let entry = take(seq) else { return nil }
+    statistics.skippedAsStale += 1
+    checkInvariants()
+    return Removal(entry: entry, fate: .stale)
+  }
+
+  /// Removes one entry by sequence number, counting it as failed (its preparation threw).
+  mutating func fail(_ seq: UInt64) -> Removal? {
+    guard let entry = take(seq) else { return nil }
+    statistics.failed += 1
+    checkInvariants()
+    return Removal(entry: entry, fate: .failed)
+  }
+
+  /// Counts a task that was accepted and ran in one step (a prepared task whose result was cached).
+  mutating func recordAddedAndExecuted() {
+    statistics.added += 1
+    statistics.executed += 1
+    statistics.slicesRun += 1
+    checkInvariants()
   }
 
   /// Removes one entry by sequence number, counting it as cancelled.

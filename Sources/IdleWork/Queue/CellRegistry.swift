@@ -40,6 +40,10 @@ final class CellRegistry {
     @exclusivity(unchecked) private(set) var item: TaskKey
     @exclusivity(unchecked) private(set) var configuration: UInt64
     @exclusivity(unchecked) var isDisplayed = true
+    /// The prepared tasks of the current configuration whose result is awaited or not yet applied; `nil`
+    /// until the cell gets one. A new configuration hands them to ``CellRegistry/preparedDetached``, so that
+    /// work for the old one that has not started is dropped at once.
+    @exclusivity(unchecked) var prepared: [PreparedRequest]?
 
     init(cell: AnyObject, item: TaskKey, configuration: UInt64) {
       self.cell = cell
@@ -71,6 +75,10 @@ final class CellRegistry {
   /// Callable from any thread: a queue may be created on any thread (see `QueueCore.init`).
   nonisolated init() {}
 
+  /// Told the prepared tasks of a configuration that a new one replaced (set by the queue once it has
+  /// prepared tasks).
+  @exclusivity(unchecked) var preparedDetached: ((_ requests: [PreparedRequest]) -> Void)?
+
   // Exclusivity is not checked at run time (the checks were a tenth of an addition): every access is on the
   // main actor, in a method that calls out to nothing.
   @exclusivity(unchecked) private var records: [ObjectIdentifier: Record] = [:]
@@ -85,6 +93,10 @@ final class CellRegistry {
       // The same item again (a reload): keep its stored key, so that a boxed identifier is not boxed again.
       record.reconfigure(for: record.item.matches(item) ? nil : TaskKey(item), configuration: nextConfiguration)
       nextConfiguration += 1
+      if let prepared = record.prepared {
+        record.prepared = nil
+        preparedDetached?(prepared)
+      }
       return record
     }
     return insert(cell, item: TaskKey(item))

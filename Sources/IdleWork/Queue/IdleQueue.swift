@@ -94,10 +94,27 @@ public final class IdleQueue {
     /// On iOS, ``scrollingFeed(frameDeadline:)`` provides one from `CADisplayLink.targetTimestamp`,
     /// running only while tasks are pending. Elsewhere (tests, Linux) inject it.
     public var frameDeadline: (@MainActor @Sendable () -> TimeInterval?)?
+    /// Worker threads at most that run prepared tasks' `prepare` off the main thread (see
+    /// ``IdleQueue/addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``); they start
+    /// when such work comes and end after 10 s without any, and when the queue ends. `1...Int.max`; anything
+    /// else stops the program with a message naming it. Default: one fewer than the active cores, at least 1
+    /// and at most 4 — the main thread keeps a core of its own for input and frames (see the *Preparing off
+    /// the main thread* article for the measurement behind it).
+    public var workers: Int
+    /// Bytes of prepared results kept by their `content` key, so that a row shown again, or reloaded with
+    /// the same content, applies at once instead of preparing again; least recently used results go first,
+    /// and all go on a memory warning (``IdleQueue/dropDiscardableTasks()``). `0` (default) keeps none;
+    /// negative stops the program with a message naming it.
+    public var resultCacheLimit: Int
     /// A frame clock with a start and a stop (the display link); used when ``frameDeadline`` is `nil`.
     var frameClockSource: (@MainActor @Sendable () -> any FrameClockSource)?
     /// The observer's order; tests and the benchmark change it, apps have no reason to.
     var observerOrder = IdleQueue.observerOrder
+
+    /// The default ``workers``: one fewer than the active cores, within 1...4.
+    @usableFromInline static var defaultWorkers: Int {
+      min(max(ProcessInfo.processInfo.activeProcessorCount - 1, 1), 4)
+    }
 
     /// Creates a configuration; every parameter has the default a feed wants.
     ///
@@ -108,10 +125,16 @@ public final class IdleQueue {
     ///     DWURunLoopWorkDistribution (ten rows of three-image cells).
     ///   - scrollingSlack: opt-in work during scrolls; default `nil`.
     ///   - frameDeadline: opt-in frame clock, seconds until the next frame must be committed; default `nil`.
+    ///   - workers: worker threads for prepared tasks, in `1...Int.max`; default one fewer than the active
+    ///     cores, within 1...4.
+    ///   - resultCacheLimit: bytes of prepared results kept by content, in `0...Int.max`; default 0 (none).
     public init(
       modes: [RunLoop.Mode] = [.default], budget: Budget = .tasks(1), maximumQueueLength: Int = 30,
-      scrollingSlack: ScrollingSlack? = nil, frameDeadline: (@MainActor @Sendable () -> TimeInterval?)? = nil
+      scrollingSlack: ScrollingSlack? = nil, frameDeadline: (@MainActor @Sendable () -> TimeInterval?)? = nil,
+      workers: Int = Configuration.defaultWorkers, resultCacheLimit: Int = 0
     ) {
+      self.workers = workers
+      self.resultCacheLimit = resultCacheLimit
       self.modes = modes
       self.budget = budget
       self.maximumQueueLength = maximumQueueLength
@@ -137,6 +160,9 @@ public final class IdleQueue {
     ///   tasks are evicted first, so a larger queue costs memory for closures, not wasted draws; the
     ///   default's 30 would evict draws of rows on screen in such a feed.
     ///
+    /// - Prepared results are cached by content up to 32 MB (``resultCacheLimit``), so rows scrolled back to
+    ///   or reloaded unchanged apply at once.
+    ///
     /// ```swift
     /// let queue = IdleQueue(configuration: .scrollingFeed())
     /// ```
@@ -151,7 +177,8 @@ public final class IdleQueue {
       var slack = ScrollingSlack(minimumWait: 0, minimumFrameSlack: Double(FrameAdmission.margin) / 1e9) { nil }
       slack.followsFrameClock = true
       var configuration = Configuration(
-        budget: .seconds(1.0 / 60), maximumQueueLength: 128, scrollingSlack: slack, frameDeadline: frameDeadline)
+        budget: .seconds(1.0 / 60), maximumQueueLength: 128, scrollingSlack: slack, frameDeadline: frameDeadline,
+        resultCacheLimit: 32 << 20)
       if frameDeadline == nil { configuration.frameClockSource = DisplayLinkFrameClock.factory }
       return configuration
     }

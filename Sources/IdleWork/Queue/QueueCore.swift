@@ -27,6 +27,14 @@ final class QueueCore {
   var startup: Startup?
   /// Predicts the next task's cost from measured ones.
   var predictor = CostPredictor()
+  /// The off-main-thread half of prepared tasks; made with the first one (see `QueueCore+Prepare`).
+  var preparation: Preparation?
+  /// Prepared results applied since the last commit was measured (see ``learnCommit(_:)``).
+  var appliesSinceCommit = 0
+  /// Worker threads at most for prepared tasks (``IdleQueue/Configuration/workers``).
+  nonisolated let workerLimit: Int
+  /// Bytes of prepared results kept by content (``IdleQueue/Configuration/resultCacheLimit``).
+  nonisolated let cacheLimit: Int
   /// Set by a pass that ended because the next task did not fit before the frame deadline: nanoseconds
   /// until that deadline, after which the next pass should come.
   private(set) var waitsForDeadline: UInt64?
@@ -43,7 +51,7 @@ final class QueueCore {
   @exclusivity(unchecked) private(set) var isInvalidated = false
   /// Set when a pass found only parked tasks (cells off screen): no pass is asked for until a task is
   /// added or a cell is shown again, so an off-screen cell's work never keeps the loop spinning.
-  @exclusivity(unchecked) private var onlyParkedLeft = false
+  @exclusivity(unchecked) var onlyParkedLeft = false
   /// What this queue's handles refer to: one object per queue, so that a handle costs a retain rather
   /// than a weak reference's set-up.
   /// `nonisolated(unsafe)` so that the initializer, which may run on any thread, can make it: it is never
@@ -70,7 +78,11 @@ final class QueueCore {
   var pendingTaskCount: Int { list.count + inbox.count }
 
   /// What ``IdleQueue``'s `statistics` does.
-  var statistics: IdleQueue.Statistics { list.statistics }
+  var statistics: IdleQueue.Statistics {
+    var statistics = list.statistics
+    addPreparationCounts(to: &statistics)
+    return statistics
+  }
 
   /// Creates the state of a queue served by `scheduler`
   /// (see ``IdleQueue/init(scheduler:priority:configuration:isShared:)``), on any thread: it only stores
@@ -80,6 +92,10 @@ final class QueueCore {
   ) {
     Validation.require(configuration.budget.validationFailure)
     Validation.require(Validation.queueLengthFailure(configuration.maximumQueueLength))
+    Validation.require(Validation.workersFailure(configuration.workers))
+    Validation.require(Validation.resultCacheLimitFailure(configuration.resultCacheLimit))
+    self.workerLimit = configuration.workers
+    self.cacheLimit = configuration.resultCacheLimit
     self.scheduler = scheduler
     self.budget = configuration.budget
     self.scrollingSlack = configuration.scrollingSlack
@@ -148,6 +164,7 @@ final class QueueCore {
     let record = cells.configuration(of: cell, for: item)
     guard !record.isDisplayed else { return }
     record.isDisplayed = true
+    preparedDisplayChanged(record)
     onlyParkedLeft = false
     if !list.isEmpty {
       scheduler.setNeedsPass()
@@ -159,6 +176,7 @@ final class QueueCore {
   func cellDidEndDisplaying(_ cell: AnyObject, at item: some Hashable) {
     guard let record = cells.live(cell), record.item.matches(item) else { return }
     record.isDisplayed = false
+    preparedDisplayChanged(record)
   }
 
   // MARK: Removing
@@ -183,6 +201,7 @@ final class QueueCore {
     takeInBackgroundTasks()
     let removed = list.cancelAll(where: { $0.isDiscardable })
     release(removed)
+    preparation?.cache.removeAll()
     return removed.count
   }
 
@@ -196,6 +215,7 @@ final class QueueCore {
     list.recordAddedAndEvicted(closed.dropped)
     list.recordAddedAndCancelled(closed.items.count)
     release(list.cancelAll())
+    endPreparation()
     frameClock?.stop()
     scheduler.detach(self)
   }
@@ -203,7 +223,10 @@ final class QueueCore {
   // MARK: Serving passes
 
   /// Tasks queued, or a hand-over from other threads not yet taken in.
-  var hasPendingWork: Bool { !isInvalidated && ((!list.isEmpty && !onlyParkedLeft) || inbox.needsDrain) }
+  var hasPendingWork: Bool {
+    !isInvalidated
+      && ((!list.isEmpty && !onlyParkedLeft) || inbox.needsDrain || (preparation?.pool.hasArrivals ?? false))
+  }
 
   /// Takes in the tasks other threads handed over. A queue invalidated or released off the main thread whose
   /// main-thread half has not come yet (its inbox refuses items) is ended here instead, so that none of its
@@ -213,6 +236,7 @@ final class QueueCore {
       invalidate()
       return
     }
+    takeInPreparedResults()
     list.recordAddedAndEvicted(drained.dropped)
     for item in drained.items {
       enqueue(key: item.key, QueuedTask(work: .once(item.task)), discardable: false)
@@ -328,6 +352,11 @@ final class QueueCore {
       slice = run(look)
     case .resumableOnCell(let run):
       slice = entry.payload.binding?.record.cell.map { run($0, look) } ?? .done
+    case .prepared(let request):
+      guard let taken = list.takeForRun(entry.seq) else { return false }
+      withExtendedLifetime(taken) { applyPrepared(request, cell: taken.payload.binding?.record.cell) }
+      preparedTaskLeft(request, fate: .executed)
+      appliesSinceCommit += 1
     }
     if let slice, let finished = list.recordSlice(entry.seq, finished: slice == .done) { release([finished]) }
     predictor.record(entry.payload.costKind, duration: max(longestStretch, driver.nanoseconds &- lastLook))
@@ -385,6 +414,8 @@ final class QueueCore {
     let canBeStale: Bool
     if case .some = task.binding {
       canBeStale = true
+    } else if case .prepared = task.work {
+      canBeStale = true  // preparing until its result arrives
     } else if let hooks = task.hooks {
       canBeStale = hooks.isWithdrawn != nil
     } else {
@@ -403,7 +434,9 @@ final class QueueCore {
 
   /// Tells dropped tasks' observers how they left; the payloads are freed when `removed` goes.
   func release(_ removed: [TaskList<QueuedTask>.Removal]) {
-    for removal in removed where removal.fate != .executed {
+    for removal in removed {
+      if case .prepared(let request) = removal.entry.payload.work { preparedTaskLeft(request, fate: removal.fate) }
+      guard removal.fate != .executed else { continue }
       if removal.fate == .evicted { PassSignposts.taskEvicted(pending: list.count, maximumQueueLength: list.capacity) }
       removal.entry.payload.onDrop?(removal.fate)
     }

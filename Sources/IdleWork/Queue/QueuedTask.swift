@@ -15,6 +15,8 @@ struct QueuedTask {
     case resumable(@MainActor (_ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult)
     /// As `resumable`, given its cell.
     case resumableOnCell(@MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> IdleQueue.SliceResult)
+    /// Applies a result prepared off the main thread, once it has arrived (given the cell, for a cell task).
+    case prepared(PreparedRequest)
   }
 
   /// Which average predicts the work's cost: slices, cell tasks and other tasks are predicted apart.
@@ -23,6 +25,7 @@ struct QueuedTask {
     case .once: return .task
     case .onCell: return .cellTask
     case .resumable, .resumableOnCell: return .slice
+    case .prepared: return .apply
     }
   }
 
@@ -68,11 +71,14 @@ struct QueuedTask {
   var onDrop: (@MainActor (TaskFate) -> Void)? { hooks?.onDrop }
   var claim: (@Sendable () -> Bool)? { hooks?.claim }
 
-  /// Runnable, stale (its cell is gone or was configured again), parked (its cell is off screen) or
-  /// withdrawn (a `perform` cancelled from another thread). Other tasks are always runnable.
+  /// Runnable, stale (its cell is gone or was configured again), parked (its cell is off screen),
+  /// withdrawn (a `perform` cancelled from another thread) or preparing (a prepared task whose result has
+  /// not arrived). Other tasks are always runnable.
   @MainActor var state: EntryState {
     if let isWithdrawn = hooks?.isWithdrawn, isWithdrawn() { return .withdrawn }
-    return binding?.state ?? .runnable
+    let state = binding?.state ?? .runnable
+    guard state == .runnable, case .prepared(let request) = work, !request.hasArrived else { return state }
+    return .preparing
   }
 }
 

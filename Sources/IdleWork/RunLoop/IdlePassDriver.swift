@@ -39,4 +39,33 @@
 
   /// A closure that any thread may call to request a pass (used by background additions).
   nonisolated func makeWaker() -> @Sendable () -> Void
+
+  /// Whether prepared tasks' `prepare` runs only when the test asks (no worker threads): `ManualPassDriver`.
+  var preparesByHand: Bool { get }
+
+  /// Given, when ``preparesByHand``, the function that runs up to `maximum` waiting preparations on the
+  /// calling thread and returns how many ran.
+  func adoptPreparations(_ run: @escaping @MainActor (_ maximum: Int) -> Int)
+
+  /// Starts measuring the commit that precedes each pass (Core Animation's, at the same BeforeWaiting):
+  /// a queue with prepared tasks learns from it what applying a result costs the next frame.
+  func measureCommits()
+
+  /// How long the commit before the running pass took, in nanoseconds; `nil` when not measured in this
+  /// turn of the loop.
+  var commitDuration: UInt64? { get }
+}
+
+extension IdlePassDriver {
+  /// Worker threads prepare: the run loop's driver.
+  public var preparesByHand: Bool { false }
+
+  /// Nothing to adopt: worker threads prepare.
+  public func adoptPreparations(_ run: @escaping @MainActor (_ maximum: Int) -> Int) {}
+
+  /// Nothing to measure.
+  public func measureCommits() {}
+
+  /// Not measured.
+  public var commitDuration: UInt64? { nil }
 }

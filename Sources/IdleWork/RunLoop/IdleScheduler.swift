@@ -119,6 +119,10 @@ final class IdleScheduler {
       }
     }
     passRequested = false
+    // Measured only once a queue has prepared tasks (the driver's commit probe).
+    if let commit = driver.commitDuration {
+      for member in members { member.queue?.learnCommit(commit) }
+    }
     // Fast path, every BeforeWaiting at rest: nothing queued anywhere, nothing allocated.
     guard members.contains(where: { $0.queue?.hasPendingWork ?? false }) else {
       for member in members {

@@ -32,6 +32,11 @@ final class RunLoopPassDriver: IdlePassDriver {
   /// When the running pass began (`CFAbsoluteTime`); `nil` outside a pass.
   private var passStartedAt: CFAbsoluteTime?
   nonisolated(unsafe) private var observer: CFRunLoopObserver?
+  /// Marks the start of the commit before each pass (see ``measureCommits()``); `nil` until asked for.
+  nonisolated(unsafe) private var commitProbe: CFRunLoopObserver?
+  /// When the commit probe last fired (``nanoseconds``); taken by the pass of the same turn.
+  private var commitStartedAt: UInt64?
+  private(set) var commitDuration: UInt64?
   /// Wakes the loop at a frame deadline a pass is waiting for; created on first use, re-armed each time.
   nonisolated(unsafe) private var deadlineTimer: CFRunLoopTimer?
 
@@ -46,6 +51,26 @@ final class RunLoopPassDriver: IdlePassDriver {
   deinit {
     if let observer { CFRunLoopObserverInvalidate(observer) }
     if let deadlineTimer { CFRunLoopTimerInvalidate(deadlineTimer) }
+    if let commitProbe { CFRunLoopObserverInvalidate(commitProbe) }
+  }
+
+  /// The order of the commit probe: UIKit's before-commit handler's, just before Core Animation's commit
+  /// observer (2,000,000). The time from it to the pass (2,100,000) is the commit and UIKit's after-commit
+  /// handler (2,001,000).
+  nonisolated static let commitProbeOrder = 1_999_000
+
+  /// Adds the commit probe, once: a BeforeWaiting observer in the pass's modes that notes the time, so that
+  /// the pass of the same turn knows how long the commit took (``commitDuration``). One observer call-out per
+  /// turn, only for queues with prepared tasks.
+  func measureCommits() {
+    guard commitProbe == nil, observer != nil else { return }
+    let probe = CFRunLoopObserverCreateWithHandler(
+      kCFAllocatorDefault, CFRunLoopActivity.beforeWaiting.rawValue, true, CFIndex(Self.commitProbeOrder)
+    ) { [weak self] _, _ in
+      MainActor.assumeIsolated { self?.commitStartedAt = self?.nanoseconds }
+    }
+    commitProbe = probe
+    for mode in idleModes + trackingModes { CFRunLoopAddObserver(runLoop, probe, mode) }
   }
 
   func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool) {
@@ -63,6 +88,8 @@ final class RunLoopPassDriver: IdlePassDriver {
   private func beforeWaiting() {
     guard let pass else { return }
     requestedDuringPass = false
+    commitDuration = commitStartedAt.map { nanoseconds &- $0 }
+    commitStartedAt = nil
     passStartedAt = CFAbsoluteTimeGetCurrent()
     let ranTasks = pass(currentPassKind())
     passStartedAt = nil
@@ -116,6 +143,8 @@ final class RunLoopPassDriver: IdlePassDriver {
     guard let observer else { return }
     CFRunLoopObserverInvalidate(observer)
     self.observer = nil
+    if let commitProbe { CFRunLoopObserverInvalidate(commitProbe) }
+    commitProbe = nil
   }
 
   var nanoseconds: UInt64 { DispatchTime.now().uptimeNanoseconds }

@@ -1,0 +1,75 @@
+import Foundation
+
+/// The main-thread side of one prepared task: the render it waits for, its `apply`, and what it counts in
+/// the render's request counts (see ``Render``).
+///
+/// A task queued by `addTask(…prepare:apply:)` is an entry of the queue's list like any other; its work is
+/// `.prepared(request)`. It is passed over (``EntryState/preparing``) until the render's result arrives,
+/// then runs — applies — in a pass under the same rules as every task.
+@MainActor
+final class PreparedRequest {
+  /// The render whose result this task applies; several tasks share one for the same content.
+  let render: Render
+  /// Applies the result: given the cell (`nil` for a plain task) and the value `prepare` returned.
+  let apply: @MainActor (AnyObject?, any Sendable) -> Void
+  /// The cell configuration the task belongs to; `nil` for a plain task.
+  let binding: CellBinding?
+  let isDiscardable: Bool
+  /// The task's sequence number in the list.
+  var seq: UInt64 = 0
+  /// The result, once it has arrived.
+  private(set) var value: (any Sendable)?
+  /// Whether the task still counts in the render's `live` count (it has not left the list).
+  private(set) var isLive = true
+  /// Whether the task counts in the render's `wanted` count (its cell is on screen, or it has none).
+  private(set) var isWanted: Bool
+
+  init(
+    render: Render, binding: CellBinding?, isDiscardable: Bool,
+    apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
+  ) {
+    self.render = render
+    self.binding = binding
+    self.isDiscardable = isDiscardable
+    self.apply = apply
+    self.isWanted = binding?.record.isDisplayed ?? true
+  }
+
+  var hasArrived: Bool { value != nil }
+
+  /// The counts this task adds to its render while live: (live, wanted, urgent).
+  var counts: (live: Int, wanted: Int, urgent: Int) {
+    guard isLive else { return (0, 0, 0) }
+    return (1, isWanted ? 1 : 0, isWanted && !isDiscardable ? 1 : 0)
+  }
+
+  /// Joins the render: its counts go up by this task's.
+  func join(_ pool: WorkerPool) {
+    let counts = counts
+    pool.adjust(render, live: counts.live, wanted: counts.wanted, urgent: counts.urgent)
+  }
+
+  /// The cell went off screen (`false`) or came back (`true`): the render is wanted accordingly.
+  func setWanted(_ wanted: Bool, in pool: WorkerPool) {
+    guard isLive, wanted != isWanted else { return }
+    isWanted = wanted
+    let step = wanted ? 1 : -1
+    pool.adjust(render, wanted: step, urgent: isDiscardable ? 0 : step)
+  }
+
+  /// The task left the list (or its configuration was replaced): its counts leave the render. Returns
+  /// whether it was live.
+  @discardableResult
+  func leave(_ pool: WorkerPool) -> Bool {
+    guard isLive else { return false }
+    let counts = counts
+    isLive = false
+    pool.adjust(render, live: -counts.live, wanted: -counts.wanted, urgent: -counts.urgent)
+    return true
+  }
+
+  /// The result arrived.
+  func deliver(_ value: any Sendable) {
+    self.value = value
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// One preparation off the main thread: a `prepare` closure, the requests waiting for its result, and where
+/// it stands. Requests for the same content share one render (see `QueueCore.addPreparedTask`).
+///
+/// `@unchecked Sendable`: the fields below the `WorkerPool`'s line are read and written only with the pool's
+/// lock held (workers and the main thread both reach them); those marked *main thread only* are touched only
+/// by the queue's main-actor code; the rest are immutable.
+final class Render: @unchecked Sendable {
+  /// Where a render stands.
+  enum Phase {
+    /// Waiting for a worker (while no request wants it now — every requesting cell off screen — it waits
+    /// without being started).
+    case waiting
+    /// A worker is running `prepare`.
+    case running
+    /// `prepare` returned or threw; the outcome waits for the main thread, or has reached it.
+    case finished
+    /// Dropped before it started: no request wanted it any more, or the queue ended.
+    case dropped
+  }
+
+  /// Whether a render's outcome reached the main thread.
+  enum Arrival {
+    case none
+    case value
+    case error
+  }
+
+  /// The work, run on a worker; its argument says whether every request has left.
+  let prepare: @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
+  /// The content key requests share the render and the cache by; `nil` for none.
+  let content: AnyHashable?
+  /// The result's size in bytes, for the cache; `nil` counts the value's inline size.
+  let resultBytes: (@Sendable (any Sendable) -> Int)?
+  /// The order renders were submitted in (FIFO among renders of equal urgency).
+  let serial: UInt64
+
+  // Guarded by the pool's lock.
+  var phase = Phase.waiting
+  /// Requests that have not left (applied, stale, evicted, cancelled or failed).
+  var live = 0
+  /// Live requests whose cell is on screen (or that have no cell): the render is started only while this is
+  /// above 0, so a row that left the screen does not spend a worker.
+  var wanted = 0
+  /// Wanted requests that are not discardable: renders with some go before prefetches.
+  var urgent = 0
+  /// What `prepare` gave, once it finished.
+  var outcome: Result<any Sendable, any Error>?
+
+  // Main thread only.
+  /// The requests that joined the render, in order; a request leaves by its own flag, not by removal.
+  var requests: [PreparedRequest] = []
+  /// Requests that have not left, as the main thread counts them.
+  var liveRequests = 0
+  /// Whether the outcome reached the main thread, and whether it was a value or an error.
+  var arrival: Arrival = .none
+  /// Whether some request applied the result.
+  var applied = false
+  /// Whether the render's end was counted (wasted or not), so that it is counted once.
+  var settled = false
+
+  init(
+    serial: UInt64, content: AnyHashable?, resultBytes: (@Sendable (any Sendable) -> Int)?,
+    prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
+  ) {
+    self.serial = serial
+    self.content = content
+    self.resultBytes = resultBytes
+    self.prepare = prepare
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Preparing off the main thread: a task whose heavy part runs on a worker and whose result is applied in an
+/// idle pass.
+extension IdleQueue {
+  /// Queues a task in two parts: `prepare` runs off the main thread on one of the queue's workers
+  /// (``Configuration/workers``) and returns a value; `apply` puts it in place on the main thread in a later
+  /// pass, under the same rules as every task (budget, frame deadline, order, capacity, accounting).
+  ///
+  /// Use it for work that is safe off the main thread — Core Graphics bitmap contexts,
+  /// `UIGraphicsImageRenderer`, ImageIO decoding, Core Text layout — whose result a view shows; keep the
+  /// view itself in `apply`. Work that must touch UIKit stays in a main-thread task
+  /// (``addTask(key:discardable:replacesPending:estimatedCost:_:)``).
+  ///
+  /// ```swift
+  /// queue.addTask(key: url, content: url) { isCancelled in
+  ///   try decodeThumbnail(at: url)          // off the main thread
+  /// } apply: { image in
+  ///   headerView.image = image              // on the main thread, in an idle pass
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: groups tasks for ``cancelTasks(forKey:)``.
+  ///   - content: what the result depends on (a URL and a size, a model's identifier and version), or `nil`.
+  ///     Tasks for the same content while one is being prepared share that preparation; with a
+  ///     ``Configuration/resultCacheLimit`` the result is kept, and a later task for the same content applies
+  ///     at once, inside this call.
+  ///   - discardable: whether it may be dropped when memory is short; its preparation starts after those of
+  ///     tasks that are not discardable (prefetches come last).
+  ///   - estimatedCost: seconds you expect `apply` to take on the main thread; `nil` predicts it from the
+  ///     applies measured so far. Finite and `>= 0`.
+  ///   - resultBytes: the size of a result in bytes, for the cache's limit (an image's `bytesPerRow × height`);
+  ///     `nil` counts the value's inline size only.
+  ///   - prepare: the work, on a worker thread. `isCancelled()` turns `true` once no task waits for the
+  ///     result any more (cancelled, evicted, its cell configured again); poll it between steps and return
+  ///     or throw early. A thrown error counts the task as failed; `apply` is not called.
+  ///   - apply: puts the value in place, on the main thread.
+  /// - Returns: a handle to cancel this task; not pending when the result was applied from the cache.
+  @discardableResult
+  public func addTask<Value: Sendable>(
+    key: some Hashable, content: (some Hashable & Sendable)? = Int?.none, discardable: Bool = false,
+    estimatedCost: TimeInterval? = nil, resultBytes: (@Sendable (Value) -> Int)? = nil,
+    prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Value,
+    apply: @escaping @MainActor (Value) -> Void
+  ) -> IdleTaskHandle {
+    core.addPreparedTask(
+      key: TaskKey(key), record: nil, content: content.map { AnyHashable($0) }, discardable: discardable,
+      estimatedCost: estimatedCost, resultBytes: Self.erased(resultBytes), prepare: Self.erased(prepare),
+      apply: { _, value in apply(value as! Value) })
+  }
+
+  /// Queues a task in two parts for `cell` at `item`: `prepare` runs off the main thread, `apply` puts its
+  /// value into the cell in a later pass — only while the cell still shows this configuration of `item`,
+  /// as ``addTask(for:at:key:discardable:estimatedCost:_:)``. A result for a cell configured again or
+  /// released is never applied.
+  ///
+  /// ```swift
+  /// queue.bind(cell, to: item)
+  /// queue.addTask(for: cell, at: item, content: photo.id) { isCancelled in
+  ///   renderThumbnail(of: photo)            // off the main thread
+  /// } apply: { cell, image in
+  ///   cell.photoView.image = image          // on the main thread, in an idle pass
+  /// }
+  /// ```
+  ///
+  /// Staleness is checked at every step: a new configuration of the cell, or the cell leaving the screen,
+  /// removes a preparation not started (one whose cell is off screen waits, and starts if the cell comes back);
+  /// `isCancelled()` tells a running one that no task waits for it; the result is checked when it arrives
+  /// and again before `apply`. Preparations of cells on screen start before prefetches (`discardable`).
+  ///
+  /// - Parameters:
+  ///   - cell: the cell `apply` fills.
+  ///   - item: what the cell shows (see ``bind(_:to:)``).
+  ///   - key: groups tasks for ``cancelTasks(forKey:)``; `nil` (default) uses `item`.
+  ///   - content, discardable, estimatedCost, resultBytes, prepare: as in
+  ///     ``addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``. With a cache, a result
+  ///     kept for `content` applies at once, inside this call (inside `cellForRowAt`: no blank frame).
+  ///   - apply: puts the value into the cell, on the main thread.
+  @discardableResult
+  public func addTask<Cell: AnyObject, Value: Sendable>(
+    for cell: Cell, at item: some Hashable, key: (some Hashable)? = Int?.none,
+    content: (some Hashable & Sendable)? = Int?.none, discardable: Bool = false, estimatedCost: TimeInterval? = nil,
+    resultBytes: (@Sendable (Value) -> Int)? = nil,
+    prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Value,
+    apply: @escaping @MainActor (Cell, Value) -> Void
+  ) -> IdleTaskHandle {
+    let record = core.cells.configuration(of: cell, for: item)
+    return core.addPreparedTask(
+      key: key.map { TaskKey($0) } ?? record.item, record: record, content: content.map { AnyHashable($0) },
+      discardable: discardable, estimatedCost: estimatedCost, resultBytes: Self.erased(resultBytes),
+      prepare: Self.erased(prepare),
+      apply: { cell, value in
+        // The pass hands over the task's own cell, alive and still in this configuration.
+        if let cell = cell as? Cell { apply(cell, value as! Value) }
+      })
+  }
+
+  private nonisolated static func erased<Value: Sendable>(
+    _ prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Value
+  ) -> @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable {
+    { isCancelled in try prepare(isCancelled) }
+  }
+
+  private nonisolated static func erased<Value: Sendable>(
+    _ resultBytes: (@Sendable (Value) -> Int)?
+  ) -> (@Sendable (any Sendable) -> Int)? {
+    guard let resultBytes else { return nil }
+    let erased: @Sendable (any Sendable) -> Int = { value in resultBytes(value as! Value) }
+    return erased
+  }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+/// Prepared tasks: a `prepare` run off the main thread by the queue's ``WorkerPool``, an `apply` run in the
+/// queue's passes under the same rules as every task.
+///
+/// **Staleness at every step.** A task's configuration is checked before its render starts (a new
+/// configuration of the cell, or every requester leaving, drops a render not started), offered to the
+/// render as `isCancelled`, checked when the result arrives and again before the apply (the pass's usual
+/// check). A result is never applied to a cell configured again or released.
+///
+/// **Accounting.** Each task ends as executed (applied), stale (``Preparation/staleAfterPrepare`` says
+/// whether after its result arrived), evicted, cancelled or failed, or is pending; a render whose result no
+/// task applied is counted wasted.
+extension QueueCore {
+  /// The queue's preparation half, made on first use.
+  private func preparationMade() -> Preparation {
+    if let preparation { return preparation }
+    let driver = scheduler.driver
+    let pool = WorkerPool(limit: workerLimit, byHand: driver.preparesByHand, wake: scheduler.waker)
+    let made = Preparation(pool: pool, cacheLimit: cacheLimit)
+    preparation = made
+    if driver.preparesByHand { driver.adoptPreparations { maximum in pool.runByHand(maximum: maximum) } }
+    driver.measureCommits()
+    cells.preparedDetached = { [unowned self] requests in
+      guard let preparation = self.preparation else { return }
+      for request in requests { self.requestLeft(request, preparation) }
+    }
+    return made
+  }
+
+  /// What ``IdleQueue``'s prepared `addTask` forms do, once their closures are erased: `record` is the
+  /// cell's configuration for a cell task (`nil` for a plain one).
+  func addPreparedTask(
+    key: TaskKey, record: CellRegistry.Record?, content: AnyHashable?, discardable: Bool,
+    estimatedCost: TimeInterval?, resultBytes: (@Sendable (any Sendable) -> Int)?,
+    prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable,
+    apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
+  ) -> IdleTaskHandle {
+    let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
+    guard !isInvalidated else { return IdleTaskHandle(target: nil, seq: 0) }
+    let preparation = preparationMade()
+    // A result kept for this content applies at once: the row shows it in this very `cellForRowAt`.
+    if let content, let value = preparation.cache.value(for: content) {
+      list.recordAddedAndExecuted()
+      apply(record?.cell, value)
+      return IdleTaskHandle(target: nil, seq: 0)
+    }
+    let binding = record.map { CellBinding(current: $0) }
+    var render: Render
+    var isNew = false
+    if let content, let shared = preparation.inFlight[content], preparation.pool.isJoinable(shared) {
+      render = shared
+    } else {
+      render = Render(
+        serial: preparation.serial(), content: content, resultBytes: resultBytes, prepare: prepare)
+      isNew = true
+      if let content { preparation.inFlight[content] = render }
+    }
+    let request = PreparedRequest(render: render, binding: binding, isDiscardable: discardable, apply: apply)
+    render.requests.append(request)
+    render.liveRequests += 1
+    if isNew {
+      // Not shared with a worker yet: its counts are set before the pool sees it.
+      let counts = request.counts
+      (render.live, render.wanted, render.urgent) = counts
+      preparation.pool.submit(render)
+    } else {
+      request.join(preparation.pool)
+    }
+    if let record {
+      if record.prepared == nil { record.prepared = [] }
+      record.prepared!.append(request)
+    }
+    let handle = enqueue(
+      key: key, QueuedTask(work: .prepared(request), binding: binding, estimatedCost: cost), discardable: discardable)
+    request.seq = handle.seq
+    return handle
+  }
+
+  /// Takes in the results that arrived: each live task gets its value — or leaves as stale, if its cell
+  /// was configured again or released meanwhile, or as failed, if `prepare` threw — and a result is kept in
+  /// the cache by its content.
+  func takeInPreparedResults() {
+    guard let preparation else { return }
+    let arrivals = preparation.pool.takeArrivals()
+    guard !arrivals.isEmpty else { return }
+    // The frame clock stopped while only preparations were pending: the applies need it (during a scroll,
+    // a pass with no frame known runs nothing).
+    frameClock?.start()
+    for (render, outcome) in arrivals {
+      if let content = render.content, preparation.inFlight[content] === render {
+        preparation.inFlight[content] = nil
+      }
+      var removed: [TaskList<QueuedTask>.Removal] = []
+      switch outcome {
+      case .success(let value):
+        render.arrival = .value
+        if let content = render.content, preparation.cache.limit > 0 {
+          let bytes = render.resultBytes?(value) ?? MemoryLayout.size(ofValue: value)
+          preparation.cache.insert(value, bytes: bytes, for: content)
+        }
+        for request in render.requests {
+          // Also to tasks whose configuration was replaced while it was prepared: they leave as stale after
+          // their render, at once.
+          request.deliver(value)
+          if request.binding?.state == .stale, let removal = list.skipAsStale(request.seq) {
+            removed.append(removal)
+          }
+        }
+      case .failure:
+        render.arrival = .error
+        for request in render.requests where request.isLive {
+          if let removal = list.fail(request.seq) { removed.append(removal) }
+        }
+      }
+      release(removed)
+      settleIfDone(render, preparation)
+    }
+    onlyParkedLeft = false
+  }
+
+  /// A cell went off screen or came back: its prepared tasks' renders are wanted accordingly.
+  func preparedDisplayChanged(_ record: CellRegistry.Record) {
+    guard let preparation, let requests = record.prepared else { return }
+    for request in requests { request.setWanted(record.isDisplayed, in: preparation.pool) }
+  }
+
+  /// A prepared task left the list as `fate` (or ran, `.executed`).
+  func preparedTaskLeft(_ request: PreparedRequest, fate: TaskFate) {
+    guard let preparation else { return }
+    if fate == .stale, request.hasArrived { preparation.staleAfterPrepare += 1 }
+    if fate == .executed { request.render.applied = true }
+    requestLeft(request, preparation)
+    if let record = request.binding?.record, var requests = record.prepared {
+      requests.removeAll { $0 === request }
+      record.prepared = requests.isEmpty ? nil : requests
+    }
+  }
+
+  /// Takes `request` out of its render's counts; a render no task waits for any more is settled.
+  private func requestLeft(_ request: PreparedRequest, _ preparation: Preparation) {
+    guard request.leave(preparation.pool) else { return }
+    let render = request.render
+    render.liveRequests -= 1
+    if render.liveRequests == 0, let content = render.content, preparation.inFlight[content] === render {
+      // Doomed (its work may already have been told it is cancelled): no later task joins it.
+      preparation.inFlight[content] = nil
+    }
+    settleIfDone(render, preparation)
+  }
+
+  /// Counts a render whose result arrived once no task waits for it: wasted if none applied it.
+  private func settleIfDone(_ render: Render, _ preparation: Preparation) {
+    guard !render.settled, render.liveRequests == 0, render.arrival != .none else { return }
+    render.settled = true
+    render.requests = []
+    if render.arrival == .value, !render.applied { preparation.wasted += 1 }
+  }
+
+  /// Runs a prepared task's apply (its result has arrived and its configuration is current).
+  func applyPrepared(_ request: PreparedRequest, cell: AnyObject?) {
+    guard let value = request.value else { return }
+    request.apply(cell, value)
+  }
+
+  /// Ends the preparation half: renders not started are dropped, results not taken in are released here
+  /// (on the main thread) and workers end.
+  func endPreparation() {
+    guard let preparation else { return }
+    for (render, outcome) in preparation.pool.close() {
+      if case .success = outcome { render.arrival = .value } else { render.arrival = .error }
+      settleIfDone(render, preparation)
+    }
+    preparation.cache.removeAll()
+    preparation.inFlight = [:]
+  }
+
+  /// Teaches the predictor what the commit before this pass cost after the results applied since the last
+  /// one: applying sets a bitmap, and the commit that follows copies it to the render server.
+  func learnCommit(_ duration: UInt64) {
+    guard preparation != nil else { return }
+    predictor.recordCommit(duration: duration, applies: appliesSinceCommit)
+    appliesSinceCommit = 0
+  }
+
+  /// The statistics with the preparation half's counts.
+  func addPreparationCounts(to statistics: inout IdleQueue.Statistics) {
+    guard let preparation else { return }
+    statistics.staleAfterPrepare = preparation.staleAfterPrepare
+    statistics.wastedPreparations = preparation.wasted
+  }
+}

@@ -1,0 +1,89 @@
+import CoreFoundation
+import Foundation
+import XCTest
+
+@testable import IdleWork
+
+/// Prepared tasks on the real main run loop with real worker threads.
+final class PreparedRunLoopTests: XCTestCase {
+  /// Results prepared on workers are applied on the main thread in idle passes; the pool never exceeds its
+  /// limit; the workers end with the queue.
+  func testWorkersPrepareAndPassesApply() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue(configuration: .init(maximumQueueLength: 1000, workers: 2))
+      let onMain = Counter()
+      var applied = 0
+      for i in 0..<200 {
+        queue.addTask(key: i) { _ in
+          if Thread.isMainThread { onMain.increment() }
+          return i * 2
+        } apply: { value in
+          XCTAssertTrue(Thread.isMainThread)
+          XCTAssertEqual(value % 2, 0)
+          applied += 1
+        }
+      }
+      spin(until: { applied == 200 }, timeout: 10)
+      XCTAssertEqual(onMain.value, 0, "prepare never runs on the main thread")
+      let threads = queue.core.preparation!.pool.threadCounts
+      XCTAssertLessThanOrEqual(threads.peak, 2)
+      XCTAssertGreaterThanOrEqual(threads.peak, 1)
+      XCTAssertEqual(queue.statistics.executed, 200)
+      XCTAssertTrue(queue.statistics.isBalanced)
+      queue.invalidate()
+      spin(until: { queue.core.preparation!.pool.threadCounts.now == 0 }, timeout: 5)
+    }
+  }
+
+  /// An arrival wakes the main run loop: with nothing else to wake it, the apply still comes.
+  func testArrivalWakesTheSleepingLoop() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue(configuration: .init(workers: 1))
+      let gate = DispatchSemaphore(value: 0)
+      var applied = false
+      queue.addTask(key: 0) { _ in
+        gate.wait()  // the render waits until the loop is asleep
+        return 1
+      } apply: { _ in
+        applied = true
+        CFRunLoopStop(CFRunLoopGetMain())
+      }
+      // Let the loop go to sleep with the render pending, then release it from another thread: only the
+      // arrival's wake-up can bring the pass that applies (and stops the loop) before the 10 s limit.
+      DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { gate.signal() }
+      let result = CFRunLoopRunInMode(cfMode(.default), 10, false)
+      XCTAssertEqual(result, .stopped, "the loop slept through the arrival")
+      XCTAssertTrue(applied)
+      queue.invalidate()
+    }
+  }
+
+  /// The run-loop driver measures the commit before each pass once a queue has prepared tasks: a stand-in
+  /// for Core Animation's commit observer (order 2,000,000) that busies the thread for 2 ms is seen by the
+  /// pass (at least 2 ms; a lower bound, so a slow machine cannot fail it).
+  func testRunLoopDriverMeasuresTheCommitBeforeThePass() {
+    MainActor.assumeIsolated {
+      let driver = RunLoopPassDriver(modes: [.default], trackingModes: [], order: IdleQueue.observerOrder)
+      var seen: [UInt64?] = []
+      driver.start { _ in
+        seen.append(driver.commitDuration)
+        return false
+      }
+      driver.measureCommits()
+      let commit = CFRunLoopObserverCreateWithHandler(nil, CFRunLoopActivity.beforeWaiting.rawValue, true, 2_000_000) {
+        _, _ in
+        let end = DispatchTime.now().uptimeNanoseconds + 2_000_000
+        while DispatchTime.now().uptimeNanoseconds < end {}
+      }
+      CFRunLoopAddObserver(CFRunLoopGetMain(), commit, cfMode(.default))
+      defer {
+        CFRunLoopObserverInvalidate(commit)
+        driver.stop()
+      }
+      spin(until: { seen.count >= 2 }, timeout: 5)
+      let measured = seen.compactMap { $0 }
+      XCTAssertFalse(measured.isEmpty, "no commit measured")
+      XCTAssertTrue(measured.allSatisfy { $0 >= 2_000_000 }, "\(measured)")
+    }
+  }
+}
