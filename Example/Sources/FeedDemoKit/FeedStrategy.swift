@@ -78,6 +78,11 @@ enum StrategyKind: String, CaseIterable, Sendable {
   case workItem
   /// Canary of the background kind: a thread per draw and no stale check at all.
   case noGuardBackground
+  /// IdleWork's recommended background setup: `.scrollingFeed` with prepared tasks (draw off the main
+  /// thread on the library's default worker count, apply in idle passes), results cached by content.
+  case idleWorkPrepare
+  /// The same with 1, 2 or 4 worker threads, to choose the default by measurement.
+  case idleWorkPrepare1, idleWorkPrepare2, idleWorkPrepare4
 
   /// The strategies a run measures unless `--strategies` names others: every one but `idleWork4ms`, whose
   /// `.seconds` budget without a frame clock the recommended preset supersedes (left out to keep the full
@@ -87,12 +92,17 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// Left out of the default set to keep the full run under 15 minutes on a 2-core machine (name them with
   /// `--strategies` to measure them): `idleWork4ms` (the preset supersedes it), and main-thread variants
   /// whose figures were stable over the committed full runs (`Example/runs/`).
-  static let notMeasuredByDefault: Set<StrategyKind> = [.idleWork4ms, .dwuUnbind, .runLoopQueueTuned, .idleWorkSlack]
+  static let notMeasuredByDefault: Set<StrategyKind> = [
+    .idleWork4ms, .dwuUnbind, .runLoopQueueTuned, .idleWorkSlack, .idleWorkPrepare1, .idleWorkPrepare2,
+    .idleWorkPrepare4,
+  ]
 
   /// Whether the strategy draws off the main thread (the apply is on it).
   var isBackground: Bool {
     switch self {
-    case .yyAsyncLayer, .textureAsync, .asyncDraw, .msCachedAsync, .workItem, .noGuardBackground: return true
+    case .yyAsyncLayer, .textureAsync, .asyncDraw, .msCachedAsync, .workItem, .noGuardBackground, .idleWorkPrepare,
+      .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4:
+      return true
     default: return false
     }
   }
@@ -122,11 +132,16 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .msCachedAsync: return MSCachedAsyncViewDrawingStrategy()
     case .workItem: return WorkItemStrategy()
     case .noGuardBackground: return BackgroundNoGuardStrategy()
+    case .idleWorkPrepare: return IdleWorkStrategy(variant: .prepare(workers: nil))
+    case .idleWorkPrepare1: return IdleWorkStrategy(variant: .prepare(workers: 1))
+    case .idleWorkPrepare2: return IdleWorkStrategy(variant: .prepare(workers: 2))
+    case .idleWorkPrepare4: return IdleWorkStrategy(variant: .prepare(workers: 4))
     }
   }
 
-  /// The recommended IdleWork setup of its kind (main-thread: `idleWorkFeed`): flagged in the JSON.
-  var isRecommended: Bool { self == .idleWorkFeed }
+  /// The recommended IdleWork setup of its kind (main-thread: `idleWorkFeed`; background:
+  /// `idleWorkPrepare`): flagged in the JSON.
+  var isRecommended: Bool { self == .idleWorkFeed || self == .idleWorkPrepare }
 
   /// A canary: a strategy built to fail a metric, proving the metric can.
   var isCanary: Bool { self == .noGuard || self == .noGuardBackground }
@@ -162,6 +177,12 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .workItem:
       return "DispatchWorkItem per draw on the global queue, image = nil first, cancel in didEndDisplaying, index-path check"
     case .noGuardBackground: return "canary: a Thread per draw, main.async apply with no check"
+    case .idleWorkPrepare:
+      return
+        "IdleWork .scrollingFeed, prepared tasks: draw on the default workers (cores-1, 1...4), apply in idle passes, cache by content 32 MB"
+    case .idleWorkPrepare1: return "idleWorkPrepare with 1 worker thread"
+    case .idleWorkPrepare2: return "idleWorkPrepare with 2 worker threads"
+    case .idleWorkPrepare4: return "idleWorkPrepare with 4 worker threads"
     }
   }
 }

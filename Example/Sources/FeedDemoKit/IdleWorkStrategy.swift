@@ -26,6 +26,10 @@ final class IdleWorkStrategy: FeedStrategy {
     /// each draw sliced into tiles (``FeedModel/tilesPerDraw``) that a slice draws while they fit before the
     /// deadline.
     case scrollingFeed
+    /// The recommended background setup (``IdleWorkStrategy/addPreparedDraw(_:to:)``): the
+    /// `.scrollingFeed(frameDeadline:)` preset, each image prepared off the main thread on `workers` worker
+    /// threads (`nil`: the library's default) and applied in an idle pass.
+    case prepare(workers: Int?)
   }
 
   private let variant: Variant
@@ -47,6 +51,9 @@ final class IdleWorkStrategy: FeedStrategy {
     case .scrollingFeed:
       // The simulated CADisplayLink's targetTimestamp - now: what the preset reads on iOS.
       configuration = .scrollingFeed(frameDeadline: { [weak displayLink] in displayLink?.timeUntilNextFrame })
+    case .prepare(let workers):
+      configuration = .scrollingFeed(frameDeadline: { [weak displayLink] in displayLink?.timeUntilNextFrame })
+      if let workers { configuration.workers = workers }
     }
     if workload == .throughput { configuration.maximumQueueLength = Int.max }
     return configuration
@@ -66,9 +73,10 @@ final class IdleWorkStrategy: FeedStrategy {
     tracked.removeAll { !$0.handle.isPending }
     let evictedBefore = queue.statistics.evicted
     let handle: IdleTaskHandle
-    if variant == .scrollingFeed {
-      handle = addTiledDraw(request, to: queue)
-    } else {
+    switch variant {
+    case .scrollingFeed: handle = addTiledDraw(request, to: queue)
+    case .prepare: handle = addPreparedDraw(request, to: queue)
+    case .defaults, .milliseconds4:
       handle = queue.addTask(for: request.cell, at: request.indexPath) { _ in request.run() }
     }
     tracked.append((handle, request))
