@@ -56,7 +56,8 @@ final class AsyncDrawStrategy: FeedStrategy {
   /// `_taskSet`.
   private var taskSet: Set<LayerKey> = []
   private var queues: [TaskQueue] = []
-  private let limitQueueCount = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), AsyncDrawStrategy.maxQueueCount)
+  private let limitQueueCount = min(
+    max(ProcessInfo.processInfo.activeProcessorCount, 1), AsyncDrawStrategy.maxQueueCount)
   /// Layers that asked for the display pass and have not displayed yet (pending work too).
   private var awaitingDisplay: Set<LayerKey> = []
   private var observer: CFRunLoopObserver?

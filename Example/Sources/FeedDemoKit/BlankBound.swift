@@ -41,7 +41,8 @@ enum BlankBound {
         let end = index + 1 < span.samples.count ? span.samples[index + 1].time : span.end
         guard end > sample.time else { continue }
         let releases = sample.rows.compactMap { firstSeen[$0] }.sorted()
-        for finish in greedyFinishTimes(releases: releases, copies: imagesPerRow, drawNanos: drawNanos, workers: workers)
+        for finish in greedyFinishTimes(
+          releases: releases, copies: imagesPerRow, drawNanos: drawNanos, workers: workers)
         where finish > sample.time {
           imageNanos += Double(min(finish, end) - sample.time)
         }

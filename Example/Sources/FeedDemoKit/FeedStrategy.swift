@@ -175,7 +175,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
       return
         "MSCachedAsyncViewDrawing: unbounded cache by key, one concurrent queue, no cancellation, caller's configuration check"
     case .workItem:
-      return "DispatchWorkItem per draw on the global queue, image = nil first, cancel in didEndDisplaying, index-path check"
+      return
+        "DispatchWorkItem per draw on the global queue, image = nil first, cancel in didEndDisplaying, index-path check"
     case .noGuardBackground: return "canary: a Thread per draw, main.async apply with no check"
     case .idleWorkPrepare:
       return

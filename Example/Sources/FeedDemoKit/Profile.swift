@@ -55,7 +55,8 @@ public enum Profile: String, CaseIterable, Sendable {
     text += ", fling \(fmt(s.flingRows, 1)) rows down"
     if s.backRows > 0 { text += " then \(fmt(s.backRows, 0)) up" }
     if s.reloads {
-      text += ", the visible rows reconfigured with \(s.reloadKeepsContent ? "unchanged" : "new") content during the fill"
+      text +=
+        ", the visible rows reconfigured with \(s.reloadKeepsContent ? "unchanged" : "new") content during the fill"
     }
     return text
   }

@@ -7,7 +7,7 @@ import XCTest
 final class RoundOrderTests: XCTestCase {
   func testEachRoundRunsEveryStrategyOnceStartingElsewhere() {
     let strategies = StrategyKind.measuredByDefault
-    XCTAssertEqual(strategies.count, 10)
+    XCTAssertEqual(strategies.count, StrategyKind.allCases.count - StrategyKind.notMeasuredByDefault.count)
     let rounds = (0..<3).map { Benchmark.rotated(strategies, round: $0) }
     XCTAssertEqual(rounds[0], strategies, "the first round keeps the given order")
     for order in rounds { XCTAssertEqual(Set(order), Set(strategies)) }
