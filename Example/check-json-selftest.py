@@ -4,6 +4,11 @@ document (a known-bad baseline passing its metric, the canary silent, a yardstic
 check-json to reject the document, naming the figure. The untouched document must pass.
 
     Example/check-json-selftest.py Example/results.json
+
+The cases of FeedDemo v3's metrics (V3_CASES) need a document of format revision 3 (`formatRevision` 3, the
+background strategies and the `flingBack`/`reloadSame` profiles); on an older document they are skipped and
+the count of skipped cases is printed. `--quick-ok` accepts a `--quick` document (to try the cases locally;
+the full-run-only consistency cases are then skipped).
 """
 import copy
 import json
@@ -57,9 +62,73 @@ CASES = [
      lambda d: [set_all(m, "staleExecutions", 0) for m in feed(d, "noGuard", "reload", 120)]),
     ("consistency:idleWorkFeed contentRatio >= bound",
      lambda d: [set_all(m, "contentRatio", 0.8) for m in feed(d, "idleWorkFeed", "reload", 60)]),
-    ("consistency:idleWork ratioToIdeal above 1 only with drops",
-     lambda d: [set_all(m, "ratioToIdeal", 1.1) for m in throughput(d, "idleWork", "batched")]),
+    ("consistency:idleWorkFeed ratioToIdeal above 1 only with drops",
+     lambda d: [set_all(m, "ratioToIdeal", 1.1) for m in throughput(d, "idleWorkFeed", "batched")]),
 ]
+
+
+def first_profile(doc, strategy, metric, predicate=lambda v: True):
+    """The first (profile, rate) metrics of `strategy` whose `metric` median satisfies `predicate`."""
+    for p in doc["profiles"]:
+        for r in p["rates"]:
+            for e in r["strategies"]:
+                if e["strategy"] == strategy and predicate(e["metrics"][metric]["median"]):
+                    return e["metrics"]
+    return None
+
+
+def zero_everywhere(doc, strategy, metric, profile=None):
+    for m in feed(doc, strategy, profile):
+        set_all(m, metric, 0)
+
+
+def sync_main_as_cheap_as_background(doc):
+    for p in doc["profiles"]:
+        for r in p["rates"]:
+            metrics = {e["strategy"]: e["metrics"] for e in r["strategies"]}
+            if "sync" in metrics and "idleWorkPrepare" in metrics:
+                set_all(metrics["sync"], "mainThreadCpuMs", metrics["idleWorkPrepare"]["mainThreadCpuMs"]["median"])
+
+
+def blank_below_bound(doc, strategy):
+    for m in feed(doc, strategy, "light"):
+        set_all(m, "blankCellSeconds", 0.5 * m["blankCellSecondsLowerBound"]["median"])
+
+
+def two_recommended_main_thread(doc):
+    for s in doc["strategies"]:
+        if s["name"] == "idleWorkPrepare":
+            s["recommended"] = False
+        if s["name"] == "sync":
+            s["recommended"] = True
+
+
+V3_CASES = [
+    ("canary:noGuardBackground wrongCellApplies",
+     lambda d: zero_everywhere(d, "noGuardBackground", "wrongCellApplies", "reload")),
+    ("canary:noGuardBackground peakThreads", lambda d: zero_everywhere(d, "noGuardBackground", "peakThreads")),
+    ("asyncDraw wrongCellApplies", lambda d: zero_everywhere(d, "asyncDraw", "wrongCellApplies")),
+    ("yyAsyncLayer flicker", lambda d: zero_everywhere(d, "yyAsyncLayer", "flicker", "reloadSame")),
+    ("textureAsync flicker", lambda d: zero_everywhere(d, "textureAsync", "flicker", "reloadSame")),
+    ("workItem flicker", lambda d: zero_everywhere(d, "workItem", "flicker", "reloadSame")),
+    ("yyAsyncLayer rendersWasted", lambda d: zero_everywhere(d, "yyAsyncLayer", "rendersWasted")),
+    ("textureAsync rendersWasted", lambda d: zero_everywhere(d, "textureAsync", "rendersWasted")),
+    ("msCachedAsync peakResultBytes", lambda d: zero_everywhere(d, "msCachedAsync", "peakResultBytes")),
+    ("sync mainThreadCpuMs", sync_main_as_cheap_as_background),
+    ("consistency:workItem cpuMs >= mainThreadCpuMs",
+     lambda d: [set_all(m, "cpuMs", m["mainThreadCpuMs"]["median"] - 1) for m in feed(d, "workItem", "reload")]),
+    ("exactly one recommended strategy per kind", two_recommended_main_thread),
+]
+FULL_RUN_V3_CASES = [
+    ("consistency:idleWorkPrepare blankCellSeconds >= bound", lambda d: blank_below_bound(d, "idleWorkPrepare")),
+    ("consistency:textureAsync blankCellSeconds >= bound", lambda d: blank_below_bound(d, "textureAsync")),
+]
+
+
+def strategy_of(name):
+    """The strategy a case breaks, from its name ("canary noGuard shows ...", "consistency:x ...", "x metric")."""
+    first = name.split()[1] if name.startswith("canary ") else name.split()[0]
+    return first.split(":")[-1]
 
 
 def run(doc):
@@ -69,13 +138,26 @@ def run(doc):
     return done.returncode, done.stdout + done.stderr
 
 
-def main(path):
+def main(path, quick_ok=False):
     original = json.load(open(path))
-    if original.get("quick"):
+    if original.get("quick") and not quick_ok:
         sys.exit("check-json-selftest: needs a full run's document, not --quick")
+    cases = list(CASES)
+    skipped = 0
+    if original.get("formatRevision", 2) >= 3:
+        cases += V3_CASES + ([] if original.get("quick") else FULL_RUN_V3_CASES)
+    else:
+        skipped = len(V3_CASES) + len(FULL_RUN_V3_CASES)
+    # A case for a strategy the document does not hold (one left out of the default set) cannot fail it.
+    present = {s["name"] for s in original["strategies"]}
+    absent = [c for c in cases if strategy_of(c[0]) not in present]
+    cases = [c for c in cases if strategy_of(c[0]) in present]
+    if original.get("quick"):
+        # --quick holds reload and reloadSame only, and no full-run consistency checks.
+        cases = [c for c in cases if c[0] in {n for n, _ in V3_CASES}]
     code, output = run(original)
     failures = [] if code == 0 else [f"the untouched document fails: {output.strip()}"]
-    for name, breaks in CASES:
+    for name, breaks in cases:
         doc = copy.deepcopy(original)
         breaks(doc)
         code, output = run(doc)
@@ -83,10 +165,14 @@ def main(path):
             failures.append(f"{name}: check-json did not reject it (exit {code}): {output.strip()[:300]}")
     if failures:
         sys.exit("check-json-selftest: FAIL\n  " + "\n  ".join(failures))
-    print(f"check-json-selftest: ok ({len(CASES)} broken documents rejected, each naming its figure)")
+    note = f"; {skipped} FeedDemo v3 cases skipped: the document predates format revision 3" if skipped else ""
+    if absent:
+        note += f"; skipped, strategy not in the document: {', '.join(c[0] for c in absent)}"
+    print(f"check-json-selftest: ok ({len(cases)} broken documents rejected, each naming its figure{note})")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: check-json-selftest.py RESULTS.json")
-    main(sys.argv[1])
+    arguments = [a for a in sys.argv[1:] if a != "--quick-ok"]
+    if len(arguments) != 1:
+        sys.exit("usage: check-json-selftest.py [--quick-ok] RESULTS.json")
+    main(arguments[0], quick_ok="--quick-ok" in sys.argv[1:])

@@ -17,6 +17,19 @@
 #            start, so a lower ratio means the content bound was measured too high);
 #   a throughput ratioToIdeal > 1.02 only with dropped frames, in full runs (the ideal leaves each commit its
 #            share).
+# Format revision 3 (FeedDemo v3: background strategies, `kind` per strategy, `formatRevision` 3) adds the
+# metrics blankCellSecondsLowerBound, blankRatio, wrongCellApplies, flicker, rendersWasted, cpuMs,
+# mainThreadCpuMs, peakThreads, peakResultBytes — required only in such documents — and these checks:
+#   noGuardBackground (canary)  wrongCellApplies > 0 in reload/reloadSame at every rate; peakThreads > 2 x cores
+#   asyncDraw      wrongCellApplies > 0 in some profile (a newer request does not cancel a dispatched draw)
+#   yyAsyncLayer, textureAsync, workItem  flicker > 0 in reloadSame (they clear and redraw unchanged content)
+#   yyAsyncLayer, textureAsync  rendersWasted > 0 in some profile (a sentinel moved after the draw)
+#   msCachedAsync  peakResultBytes > 50 images in some profile (an NSCache with no limits)
+#   sync           mainThreadCpuMs > 1.2 x the least of the background strategies' in every profile
+#   exactly one recommended strategy per kind (idleWorkFeed main-thread, idleWorkPrepare background)
+# and consistency checks: cpuMs >= mainThreadCpuMs everywhere; in full runs every strategy but sync (which
+# draws inside the frame) has blankCellSeconds >= 0.95 x blankCellSecondsLowerBound; the reload contentRatio
+# check applies to main-thread strategies only (the content bound is one thread's; background ones use more).
 # A full run's document missing a baseline is reported (its checks skipped).
 # A metric that can no longer fail for the baseline built to fail it is a broken metric, not a good result.
 # Exits non-zero (and names the metric) otherwise.
@@ -40,8 +53,15 @@ feed_metrics = [
     "offscreenExecutions", "visibleTasksEvicted", "tasksEvicted", "idleWakeupsPerSecond", "idleCpuMsPerSecond",
     "drawsExecuted", "pendingAtIdleStart",
 ]
+v3_metrics = [
+    "blankCellSecondsLowerBound", "blankRatio", "wrongCellApplies", "flicker", "rendersWasted", "cpuMs",
+    "mainThreadCpuMs", "peakThreads", "peakResultBytes",
+]
+v3 = isinstance(doc, dict) and doc.get("formatRevision", 2) >= 3
+if v3:
+    feed_metrics = feed_metrics + v3_metrics
 # "Never" (content not complete before the timeout) is null; every other figure is a number.
-nullable = {"contentCompleteMs", "contentRatio"}
+nullable = {"contentCompleteMs", "contentRatio", "blankRatio"}
 throughput_metrics = [
     "tasksPerSecond", "idealTasksPerSecond", "ratioToIdeal", "droppedFrames", "droppedFramesAfterWindow",
     "tasksExecuted", "timedOut",
@@ -86,9 +106,14 @@ for s in doc.get("strategies", []):
     for key, kind in [("name", str), ("policy", str), ("recommended", bool), ("canary", bool)]:
         if not isinstance(s.get(key), kind):
             problems.append(f"strategy {s.get('name')!r}: '{key}' missing or not a {kind.__name__}")
+    if v3 and s.get("kind") not in ("mainThread", "background"):
+        problems.append(f"strategy {s.get('name')!r}: 'kind' must be mainThread or background")
+kinds = {s.get("name"): s.get("kind", "mainThread") for s in doc.get("strategies", [])}
+main_strategies = [name for name in strategies if kinds.get(name) == "mainThread"]
 recommended = [s["name"] for s in doc.get("strategies", []) if s.get("recommended") is True]
-if "idleWorkFeed" in strategies and recommended != ["idleWorkFeed"]:
-    problems.append(f"exactly idleWorkFeed must be flagged recommended, got {recommended}")
+expected = [name for name in ("idleWorkFeed", "idleWorkPrepare") if name in strategies]
+if expected and sorted(recommended) != sorted(expected):
+    problems.append(f"exactly one recommended strategy per kind ({expected}) must be flagged, got {recommended}")
 
 for p in doc.get("profiles", []):
     name = p.get("name")
@@ -120,8 +145,8 @@ cost = doc.get("addTaskCost")
 if cost is not None:
     check_stat(cost.get("arrayAppendNsPerTask"), "addTaskCost.arrayAppendNsPerTask")
     got = [e.get("strategy") for e in cost.get("strategies", [])]
-    if got != strategies:
-        problems.append(f"addTaskCost: strategies {got} != {strategies}")
+    if got != main_strategies:
+        problems.append(f"addTaskCost: strategies {got} != the main-thread strategies {main_strategies}")
     for entry in cost.get("strategies", []):
         check_stat(entry.get("nsPerTask"), f"addTaskCost.{entry.get('strategy')}.nsPerTask")
 
@@ -129,7 +154,7 @@ if problems:
     sys.exit("check-json: " + "\n  ".join(["malformed FeedDemo JSON:"] + problems))
 
 # Known-bad baselines: each must fail the metric built to catch it, wherever the data is present.
-BASELINES = {"sync", "dwu", "runLoopQueue"}
+BASELINES = {"sync", "dwu", "runLoopQueue", "asyncDraw", "yyAsyncLayer", "textureAsync", "workItem", "msCachedAsync"}
 bad = []
 checked = []
 
@@ -181,7 +206,7 @@ if dense_sync:
 # (the rows are reconfigured then), so no strategy can beat the bound; a ratio below 1 (5% for the machine's
 # noise) means the bound was measured too high, not that a strategy was fast. Full runs only: `--quick`
 # times the bound's draws in one moment of this machine, whose speed changes by up to 1.5x.
-for strategy in ([] if doc.get("quick") else strategies):
+for strategy in ([] if doc.get("quick") else main_strategies):
     for where, e in feed_entries(strategy, "reload"):
         ratio = median(e, "contentRatio")
         expect(ratio is None or (is_number(ratio) and ratio >= 0.95), "contentRatio >= bound", f"consistency:{strategy}",
@@ -222,6 +247,67 @@ if cost is not None:
             expect(is_number(ns) and is_number(append) and ns > 5 * append, "addTaskCost nsPerTask", "runLoopQueue",
                    "addTaskCost", f"{ns!r} ns vs Array.append {append!r} ns",
                    "the exclusive-membership scan must cost more than 5 x Array.append")
+if v3:
+    cores = doc.get("settings", {}).get("cores") or doc.get("machine", {}).get("processors") or 1
+    profile_names = [p.get("name") for p in doc["profiles"]]
+    for profile in ("reload", "reloadSame"):
+        for where, e in feed_entries("noGuardBackground", profile):
+            wrong = median(e, "wrongCellApplies")
+            expect(is_number(wrong) and wrong > 0, "wrongCellApplies", "canary:noGuardBackground", where, wrong,
+                   "applying with no check at all must put images in cells reused for other rows")
+    canary_threads = [median(e, "peakThreads") for _, e in feed_entries("noGuardBackground")]
+    if canary_threads:
+        top = max((t for t in canary_threads if is_number(t)), default=None)
+        expect(top is not None and top > 2 * cores, "peakThreads", "canary:noGuardBackground", "every profile", top,
+               f"a thread per draw must use more than 2 x {cores} threads")
+    async_wrong = [median(e, "wrongCellApplies") for _, e in feed_entries("asyncDraw")]
+    if async_wrong:
+        top = max((w for w in async_wrong if is_number(w)), default=None)
+        expect(top is not None and top > 0, "wrongCellApplies", "asyncDraw", "every profile", top,
+               "display resets the cancel flag, so a dispatched draw of a reused cell's old row lands")
+    for strategy in ("yyAsyncLayer", "textureAsync", "workItem"):
+        for where, e in feed_entries(strategy, "reloadSame"):
+            flicker = median(e, "flicker")
+            expect(is_number(flicker) and flicker > 0, "flicker", strategy, where, flicker,
+                   "it clears the image and draws the unchanged content again")
+    for strategy in ("yyAsyncLayer", "textureAsync"):
+        wasted = [median(e, "rendersWasted") for _, e in feed_entries(strategy)]
+        if wasted:
+            top = max((w for w in wasted if is_number(w)), default=None)
+            expect(top is not None and top > 0, "rendersWasted", strategy, "every profile", top,
+                   "a sentinel that moves while the draw runs throws the finished image away")
+    image_bytes = (doc.get("settings", {}).get("imagePixels") or 255) ** 2 * 4
+    held = [median(e, "peakResultBytes") for _, e in feed_entries("msCachedAsync")]
+    if held:
+        top = max((b for b in held if is_number(b)), default=None)
+        expect(top is not None and top > 50 * image_bytes, "peakResultBytes", "msCachedAsync", "every profile", top,
+               "an NSCache with no limits keeps every image drawn")
+    backgrounds = [name for name in strategies if kinds.get(name) == "background"]
+    for where, e in feed_entries("sync"):
+        profile = where.split("]")[0].split("[")[1]
+        rate = e  # for the message only
+        others = []
+        for name in backgrounds:
+            for w, other in feed_entries(name, profile):
+                if w == where:
+                    others.append(median(other, "mainThreadCpuMs"))
+        others = [o for o in others if is_number(o)]
+        if others:
+            cpu = median(e, "mainThreadCpuMs")
+            expect(is_number(cpu) and cpu > 1.2 * min(others), "mainThreadCpuMs", "sync", where,
+                   f"{cpu!r} vs the least background {min(others)!r}",
+                   "drawing on the main thread must cost it what the background strategies move off it")
+    for name in strategies:
+        for where, e in feed_entries(name):
+            cpu, main = median(e, "cpuMs"), median(e, "mainThreadCpuMs")
+            expect(is_number(cpu) and is_number(main) and cpu >= main, "cpuMs >= mainThreadCpuMs",
+                   f"consistency:{name}", where, f"{cpu!r} vs main {main!r}", "the process's threads include the main thread")
+            if doc.get("quick") or name == "sync":
+                continue
+            blank, bound = median(e, "blankCellSeconds"), median(e, "blankCellSecondsLowerBound")
+            expect(is_number(blank) and is_number(bound) and blank >= 0.95 * bound, "blankCellSeconds >= bound",
+                   f"consistency:{name}", where, f"{blank!r} vs bound {bound!r}",
+                   "no strategy drawing rows once they appear, outside their frame, can beat the lower bound")
 if bad:
     sys.exit("check-json: " + "\n  ".join(
         ["a known-bad baseline passed a metric built to catch it, or a yardstick failed its consistency check:"] + bad))
@@ -232,7 +318,7 @@ print(f"check-json: ok ({len(profiles)} profiles {profiles}, {len(strategies)} s
       f"{len(doc['throughput'])} throughput workloads, addTaskCost {'present' if cost else 'absent'}; "
       f"known-bad checks passed: {', '.join(known_bad) or 'none applicable'}; "
       f"consistency checks passed: {len(consistency)})")
-missing = sorted(BASELINES - set(strategies))
+missing = sorted((BASELINES if v3 else {"sync", "dwu", "runLoopQueue"}) - set(strategies))
 if missing and not doc.get("quick"):
     print(f"check-json: baselines not in this document, their known-bad checks skipped: {', '.join(missing)}")
 PY

@@ -29,7 +29,7 @@ struct Options: Sendable {
     usage: FeedDemo [--quick] [--json] [--json-out PATH] [--markdown PATH] [--svg DIR] [--profile LIST]
                     [--hz LIST] [--strategies LIST] [--runs N] [--no-throughput] [--no-enqueue-cost]
 
-      --quick             CI smoke run: the reload profile at 60 Hz, 1 run, the default strategies (< 60 s)
+      --quick             CI smoke run: reload and reloadSame at 60 Hz, 1 run, the default strategies (< 2 min)
       --json              print only the JSON document on stdout (progress goes to stderr)
       --json-out PATH     also write the JSON document to PATH
       --markdown PATH     also write the markdown tables to PATH
@@ -37,7 +37,8 @@ struct Options: Sendable {
       --profile LIST      \(Profile.allCases.map(\.rawValue).joined(separator: ",")) (default: all)
       --hz LIST           refresh rates, default 60,120
       --strategies LIST   \(StrategyKind.allCases.map(\.rawValue).joined(separator: ","))
-                          (default: all but idleWork4ms)
+                          (default: all but idleWork4ms, idleWork, dwuUnbind, runLoopQueueTuned,
+                          idleWorkSlack, noGuard, idleWorkPrepare1/2/4)
       --runs N            runs per figure (default 3; --quick: 1)
       --no-throughput     skip the throughput workloads
       --no-enqueue-cost   skip the addTask cost measurement
@@ -102,7 +103,7 @@ struct Options: Sendable {
     }
     if options.quick {
       if !explicit.contains("--hz") { options.refreshRates = [60] }
-      if !explicit.contains("--profile") { options.profiles = [.reload] }
+      if !explicit.contains("--profile") { options.profiles = [.reload, .reloadSame] }
       if !explicit.contains("--runs") { options.runs = 1 }
     }
     return .success(options)
