@@ -127,6 +127,8 @@ FULL_RUN_V3_CASES = [
 
 def strategy_of(name):
     """The strategy a case breaks, from its name ("canary noGuard shows ...", "consistency:x ...", "x metric")."""
+    if name.startswith("exactly one recommended"):
+        return "idleWorkPrepare"
     first = name.split()[1] if name.startswith("canary ") else name.split()[0]
     return first.split(":")[-1]
 

@@ -36,7 +36,53 @@ NAMES = {
     "idleWorkSlack": "IdleWork, `scrollingSlack`",
     "idleWorkFeed": "**IdleWork `.scrollingFeed`** (recommended)",
     "noGuard": "`noGuard` (canary)",
+    "yyAsyncLayer": "YYAsyncLayer + YYTransaction",
+    "textureAsync": "Texture async display",
+    "asyncDraw": "AsyncDraw",
+    "msCachedAsync": "MSCachedAsyncViewDrawing",
+    "workItem": "`DispatchWorkItem` per draw",
+    "noGuardBackground": "`noGuardBackground` (canary)",
+    "idleWorkPrepare": "**IdleWork prepared tasks** (recommended, background)",
+    "idleWorkPrepare1": "IdleWork prepared, 1 worker",
+    "idleWorkPrepare2": "IdleWork prepared, 2 workers",
+    "idleWorkPrepare4": "IdleWork prepared, 4 workers",
 }
+
+# FeedDemo v3 (format revision 3): a second table per profile with what drawing costs and the background
+# path's faults; printed only for documents that hold these metrics, so the tables of older documents (and
+# the README built from them) are unchanged.
+COST_COLUMNS = [
+    ("blankCellSecondsLowerBound", "Blank bound", 2),
+    ("cpuMs", "CPU ms", 0),
+    ("mainThreadCpuMs", "Main-thread CPU ms", 0),
+    ("rendersWasted", "Renders wasted", 0),
+    ("wrongCellApplies", "Wrong-cell applies", 0),
+    ("flicker", "Flicker", 0),
+    ("peakThreads", "Threads", 0),
+    ("peakResultBytes", "Result MB", 1),
+]
+
+# The headline: the recommended setup of each kind against the best peer of that kind, on the figures that
+# matter. The best peer: the least blank cell·s (summed over the profiles at the first rate) among the peers of
+# the kind (canaries and IdleWork variants aside) that drop no more frames in total than the recommended setup
+# plus one per profile; if none does, the one that drops fewest.
+HEADLINE = [
+    ("droppedFrames", "Dropped frames", 0),
+    ("blankCellSeconds", "Blank cell·s", 2),
+    ("cpuMs", "CPU ms", 0),
+    ("rendersWasted", "Renders wasted", 0),
+    ("wrongCellApplies", "Wrong-cell applies", 0),
+    ("flicker", "Flicker", 0),
+]
+RECOMMENDED = {"mainThread": "idleWorkFeed", "background": "idleWorkPrepare"}
+
+
+def is_v3(document):
+    return document.get("formatRevision", 2) >= 3
+
+
+def kinds(document):
+    return {s["name"]: s.get("kind", "mainThread") for s in document["strategies"]}
 
 FEED_COLUMNS = [
     ("droppedFrames", "Dropped frames", 0),
@@ -90,11 +136,12 @@ def add_task_stats(document, name):
 
 def figures(first):
     """Every figure the tables print, as (label, digits, stats of one document)."""
+    columns = FEED_COLUMNS + (COST_COLUMNS if is_v3(first) else [])
     for profile in first["profiles"]:
         rates = [rate["refreshHz"] for rate in profile["rates"]]
         for entry in profile["rates"][0]["strategies"]:
             name = entry["strategy"]
-            for metric, _, digits in FEED_COLUMNS:
+            for metric, _, digits in columns:
                 for rate in rates:
                     label = f"{profile['name']} {rate} Hz {name} {metric}"
                     yield label, digits, lambda d, p=profile["name"], r=rate, n=name, m=metric: feed_stats(d, p, r, n, m)
@@ -127,6 +174,70 @@ def feed_tables(documents):
                 cells.append(" / ".join(per_rate))
             print(f"| {NAMES.get(name, name)} | " + " | ".join(cells) + " |")
         print()
+        if is_v3(first):
+            cost_table(documents, profile, rates, rate_label)
+
+
+def scale(stats, metric):
+    """Result bytes print in MB."""
+    if metric != "peakResultBytes":
+        return stats
+    return [{k: (None if v is None else v / 1e6) for k, v in s.items()} for s in stats]
+
+
+def cost_table(documents, profile, rates, rate_label):
+    first = documents[0]
+    kind = kinds(first)
+    print("| Strategy | Kind | " + " | ".join(f"{title} {rate_label}" for _, title, _ in COST_COLUMNS) + " |")
+    print("|---" * (len(COST_COLUMNS) + 2) + "|")
+    for entry in profile["rates"][0]["strategies"]:
+        name = entry["strategy"]
+        cells = []
+        for metric, _, digits in COST_COLUMNS:
+            per_rate = [
+                figure(scale([feed_stats(d, profile["name"], rate, name, metric) for d in documents], metric), digits)
+                for rate in rates
+            ]
+            cells.append(" / ".join(per_rate))
+        print(f"| {NAMES.get(name, name)} | {kind.get(name)} | " + " | ".join(cells) + " |")
+    print()
+
+
+def headline_table(documents):
+    """The recommended setup of each kind against the best peer of its kind, every profile at every rate."""
+    first = documents[0]
+    kind = kinds(first)
+    rate = first["profiles"][0]["rates"][0]["refreshHz"]
+
+    def total(name, metric):
+        return sum(value(feed_stats(first, p["name"], rate, name, metric)["median"]) for p in first["profiles"])
+
+    rows = []
+    for k, recommended in RECOMMENDED.items():
+        if recommended not in kind:
+            continue
+        peers = [n for n, kk in kind.items() if kk == k and n != recommended and not n.startswith("noGuard")
+                 and not n.startswith("idleWork")]
+        rows.append(recommended)
+        allowed = total(recommended, "droppedFrames") + len(first["profiles"])
+        smooth = [n for n in peers if total(n, "droppedFrames") <= allowed]
+        if smooth:
+            rows.append(min(smooth, key=lambda n: total(n, "blankCellSeconds")))
+        elif peers:
+            rows.append(min(peers, key=lambda n: total(n, "droppedFrames")))
+    print("#### The recommended setups against the best peer of their kind\n")
+    profiles = [p["name"] for p in first["profiles"]]
+    rates = [r["refreshHz"] for r in first["profiles"][0]["rates"]]
+    print("| Strategy | Kind | Profile | " + " | ".join(f"{t} {' / '.join(map(str, rates))} Hz" for _, t, _ in HEADLINE) + " |")
+    print("|---" * (len(HEADLINE) + 3) + "|")
+    for name in rows:
+        for profile in profiles:
+            cells = [
+                " / ".join(figure([feed_stats(d, profile, r, name, m) for d in documents], digits) for r in rates)
+                for m, _, digits in HEADLINE
+            ]
+            print(f"| {NAMES.get(name, name)} | {kind[name]} | `{profile}` | " + " | ".join(cells) + " |")
+    print()
 
 
 def throughput_table(documents):
@@ -159,6 +270,8 @@ def throughput_table(documents):
 def tables(documents):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
+        if is_v3(documents[0]):
+            headline_table(documents)
         feed_tables(documents)
         throughput_table(documents)
     return out.getvalue()
