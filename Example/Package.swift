@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// FeedDemo v2: a UITableView-like feed on the real main CFRunLoop with an iOS-like frame pipeline (a
+// FeedDemo v3: a UITableView-like feed on the real main CFRunLoop with an iOS-like frame pipeline (a
 // display-link source signalled by a vsync thread, a commit observer at BeforeWaiting order 2,000,000),
-// measuring IdleWork against DWURunLoopWorkDistribution, Texture's ASRunLoopQueue and the naive ways.
+// measuring IdleWork against DWURunLoopWorkDistribution, Texture's ASRunLoopQueue, the naive ways, and the
+// libraries that draw in the background (YYAsyncLayer, Texture's async display, AsyncDraw, MSCachedAsyncViewDrawing).
 //   swift run -c release --package-path Example FeedDemo --quick
 // FeedDemoKit holds everything the metric tests need; FeedDemo is a thin `main`.
 let package = Package(
