@@ -105,14 +105,13 @@ def two_recommended_main_thread(doc):
 
 V3_CASES = [
     ("canary:noGuardBackground wrongCellApplies",
-     lambda d: zero_everywhere(d, "noGuardBackground", "wrongCellApplies", "reload")),
+     lambda d: zero_everywhere(d, "noGuardBackground", "wrongCellApplies")),
     ("canary:noGuardBackground peakThreads", lambda d: zero_everywhere(d, "noGuardBackground", "peakThreads")),
     ("asyncDraw wrongCellApplies", lambda d: zero_everywhere(d, "asyncDraw", "wrongCellApplies")),
     ("yyAsyncLayer flicker", lambda d: zero_everywhere(d, "yyAsyncLayer", "flicker", "reloadSame")),
     ("textureAsync flicker", lambda d: zero_everywhere(d, "textureAsync", "flicker", "reloadSame")),
     ("workItem flicker", lambda d: zero_everywhere(d, "workItem", "flicker", "reloadSame")),
     ("yyAsyncLayer rendersWasted", lambda d: zero_everywhere(d, "yyAsyncLayer", "rendersWasted")),
-    ("textureAsync rendersWasted", lambda d: zero_everywhere(d, "textureAsync", "rendersWasted")),
     ("msCachedAsync peakResultBytes", lambda d: zero_everywhere(d, "msCachedAsync", "peakResultBytes")),
     ("sync mainThreadCpuMs", sync_main_as_cheap_as_background),
     ("consistency:workItem cpuMs >= mainThreadCpuMs",

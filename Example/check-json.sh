@@ -20,10 +20,10 @@
 # Format revision 3 (FeedDemo v3: background strategies, `kind` per strategy, `formatRevision` 3) adds the
 # metrics blankCellSecondsLowerBound, blankRatio, wrongCellApplies, flicker, rendersWasted, cpuMs,
 # mainThreadCpuMs, peakThreads, peakResultBytes — required only in such documents — and these checks:
-#   noGuardBackground (canary)  wrongCellApplies > 0 in reload/reloadSame at every rate; peakThreads > 2 x cores
+#   noGuardBackground (canary)  wrongCellApplies > 0 in some profile at every rate; peakThreads > 2 x cores
 #   asyncDraw      wrongCellApplies > 0 in some profile (a newer request does not cancel a dispatched draw)
 #   yyAsyncLayer, textureAsync, workItem  flicker > 0 in reloadSame (they clear and redraw unchanged content)
-#   yyAsyncLayer, textureAsync  rendersWasted > 0 in some profile (a sentinel moved after the draw)
+#   yyAsyncLayer   rendersWasted > 0 in some profile (a sentinel moved after the draw)
 #   msCachedAsync  peakResultBytes > 50 images in some profile (an NSCache with no limits)
 #   sync           mainThreadCpuMs > 1.2 x the least of the background strategies' in every profile
 #   exactly one recommended strategy per kind (idleWorkFeed main-thread, idleWorkPrepare background)
@@ -250,11 +250,16 @@ if cost is not None:
 if v3:
     cores = doc.get("settings", {}).get("cores") or doc.get("machine", {}).get("processors") or 1
     profile_names = [p.get("name") for p in doc["profiles"]]
-    for profile in ("reload", "reloadSame"):
-        for where, e in feed_entries("noGuardBackground", profile):
-            wrong = median(e, "wrongCellApplies")
-            expect(is_number(wrong) and wrong > 0, "wrongCellApplies", "canary:noGuardBackground", where, wrong,
-                   "applying with no check at all must put images in cells reused for other rows")
+    # At every rate, in some profile: the canary's draws fall behind a fling's rows by a few frames only, so
+    # one run of one profile can miss it; over a document's profiles it lands.
+    canary_by_rate = {}
+    for where, e in feed_entries("noGuardBackground"):
+        rate = where.split(".rates[")[1].rstrip("]")
+        canary_by_rate.setdefault(rate, []).append(median(e, "wrongCellApplies"))
+    for rate, values in canary_by_rate.items():
+        top = max((v for v in values if is_number(v)), default=None)
+        expect(top is not None and top > 0, "wrongCellApplies", "canary:noGuardBackground", f"every profile at {rate} Hz",
+               top, "applying with no check at all must put images in cells reused for other rows")
     canary_threads = [median(e, "peakThreads") for _, e in feed_entries("noGuardBackground")]
     if canary_threads:
         top = max((t for t in canary_threads if is_number(t)), default=None)
@@ -270,12 +275,11 @@ if v3:
             flicker = median(e, "flicker")
             expect(is_number(flicker) and flicker > 0, "flicker", strategy, where, flicker,
                    "it clears the image and draws the unchanged content again")
-    for strategy in ("yyAsyncLayer", "textureAsync"):
-        wasted = [median(e, "rendersWasted") for _, e in feed_entries(strategy)]
-        if wasted:
-            top = max((w for w in wasted if is_number(w)), default=None)
-            expect(top is not None and top > 0, "rendersWasted", strategy, "every profile", top,
-                   "a sentinel that moves while the draw runs throws the finished image away")
+    wasted = [median(e, "rendersWasted") for _, e in feed_entries("yyAsyncLayer")]
+    if wasted:
+        top = max((w for w in wasted if is_number(w)), default=None)
+        expect(top is not None and top > 0, "rendersWasted", "yyAsyncLayer", "every profile", top,
+               "a sentinel that moves while the draw runs throws the finished image away")
     image_bytes = (doc.get("settings", {}).get("imagePixels") or 255) ** 2 * 4
     held = [median(e, "peakResultBytes") for _, e in feed_entries("msCachedAsync")]
     if held:

@@ -2,13 +2,18 @@ import Dispatch
 import Foundation
 
 /// Canary of the background kind: each draw on a thread of its own (`Thread` per draw: the thread
-/// explosion of AsyncDisplayKit #1080), applied with `DispatchQueue.main.async` to the cell it was requested
-/// for with no check at all — no sentinel, no index-path check, no cancellation. A reused cell gets the image
-/// of the row it showed before, and the threads pile up: the wrong-cell and thread metrics must fire.
+/// explosion of AsyncDisplayKit #1080), the draws serialised by one lock (one shared drawing context, as
+/// code that guards `UIGraphicsBeginImageContext` with a lock has), applied with `DispatchQueue.main.async`
+/// to the cell it was requested for with no check at all — no sentinel, no index-path check, no
+/// cancellation. During a fling the draws fall behind the rows (one core's worth of drawing for rows that
+/// enter faster), the waiting threads pile up on the lock, and a draw of a row flung past lands in its cell
+/// after the cell was reused for another row: the wrong-cell and thread metrics must fire.
 @MainActor
 final class BackgroundNoGuardStrategy: FeedStrategy {
   private var ledger: RenderLedger?
   private var installed = false
+  /// The drawing context's lock: the threads wait on it (blocked, not polling).
+  private let drawLock = NSLock()
 
   func install(for workload: Workload, displayLink: DisplayLink?) { installed = true }
 
@@ -17,8 +22,12 @@ final class BackgroundNoGuardStrategy: FeedStrategy {
     let job = request.job
     let ledger = request.ledger
     ledger.jobStarted()
+    let drawLock = self.drawLock
     let thread = Thread { [weak self] in
-      guard let image = job.render() else {
+      drawLock.lock()
+      let image = job.render()
+      drawLock.unlock()
+      guard let image else {
         ledger.jobEnded()
         return
       }
