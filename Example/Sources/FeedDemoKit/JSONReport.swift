@@ -1,5 +1,6 @@
-/// The `--json` document (format 2, every field documented in Example/README.md): the machine and
-/// settings, the strategies (with the recommended IdleWork setup and the canary flagged), then
+/// The `--json` document (format 2, revision 3; every field documented in Example/README.md): the machine
+/// and settings, the strategies (their kind, the recommended IdleWork setup of each kind and the canaries
+/// flagged), then
 /// `profiles[] → rates[] → strategies[] → metrics{}` and `throughput[] → strategies[] → metrics{}`, every
 /// figure as `{median, min, max}` over the runs, and `addTaskCost`.
 enum JSONReport {
