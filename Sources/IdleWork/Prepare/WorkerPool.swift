@@ -234,8 +234,12 @@ final class WorkerPool: @unchecked Sendable {
   /// it: it reaches the main thread as an arrival, or — after ``close()`` — is released there.
   private func finishLocked(_ render: Render, outcome: inout Result<any Sendable, any Error>?) {
     render.phase = .finished
+    // Moved out by hand rather than with `Optional.take()`: the same, but `take()` is newer (Swift 6.0's
+    // standard library) than the iOS SDK that `ios-check` type-checks against.
+    let taken = outcome
+    outcome = nil
     if closed {
-      awaitingRelease.append(outcome.take()!)
+      awaitingRelease.append(taken!)
       if awaitingRelease.count == 1 {
         DispatchQueue.main.async { [self] in
           condition.lock()
@@ -247,7 +251,7 @@ final class WorkerPool: @unchecked Sendable {
       }
       return
     }
-    render.outcome = outcome.take()
+    render.outcome = taken
     arrivals.append(render)
   }
 

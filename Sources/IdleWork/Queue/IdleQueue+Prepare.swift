@@ -10,7 +10,7 @@ extension IdleQueue {
   /// Use it for work that is safe off the main thread — Core Graphics bitmap contexts,
   /// `UIGraphicsImageRenderer`, ImageIO decoding, Core Text layout — whose result a view shows; keep the
   /// view itself in `apply`. Work that must touch UIKit stays in a main-thread task
-  /// (``addTask(key:discardable:replacesPending:estimatedCost:_:)``).
+  /// (``addTask(key:discardable:replacesPending:estimatedCost:_:)``). See <doc:PreparingOffTheMainThread>.
   ///
   /// ```swift
   /// queue.addTask(key: url, content: url) { isCancelled in
@@ -33,8 +33,9 @@ extension IdleQueue {
   ///   - resultBytes: the size of a result in bytes, for the cache's limit (an image's `bytesPerRow × height`);
   ///     `nil` counts the value's inline size only.
   ///   - prepare: the work, on a worker thread. `isCancelled()` turns `true` once no task waits for the
-  ///     result any more (cancelled, evicted, its cell configured again); poll it between steps and return
-  ///     or throw early. A thrown error counts the task as failed; `apply` is not called.
+  ///     result any more (cancelled, evicted, its cell configured again); poll it between steps and throw
+  ///     (`CancellationError()`) to stop early. An error thrown while a task waits counts it as failed;
+  ///     `apply` is not called.
   ///   - apply: puts the value in place, on the main thread.
   /// - Returns: a handle to cancel this task; not pending when the result was applied from the cache.
   @discardableResult
@@ -73,9 +74,13 @@ extension IdleQueue {
   ///   - cell: the cell `apply` fills.
   ///   - item: what the cell shows (see ``bind(_:to:)``).
   ///   - key: groups tasks for ``cancelTasks(forKey:)``; `nil` (default) uses `item`.
-  ///   - content, discardable, estimatedCost, resultBytes, prepare: as in
-  ///     ``addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``. With a cache, a result
-  ///     kept for `content` applies at once, inside this call (inside `cellForRowAt`: no blank frame).
+  ///   - content: as in ``addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``. With a
+  ///     cache, a result kept for `content` applies at once, inside this call (inside `cellForRowAt`: no blank
+  ///     frame).
+  ///   - discardable: as in ``addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``.
+  ///   - estimatedCost: as in ``addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``.
+  ///   - resultBytes: as in ``addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``.
+  ///   - prepare: as in ``addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``.
   ///   - apply: puts the value into the cell, on the main thread.
   @discardableResult
   public func addTask<Cell: AnyObject, Value: Sendable>(
