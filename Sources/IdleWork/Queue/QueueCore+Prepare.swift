@@ -130,6 +130,9 @@ extension QueueCore {
     guard let preparation else { return }
     if fate == .stale, request.hasArrived { preparation.staleAfterPrepare += 1 }
     if fate == .executed { request.render.applied = true }
+    // Out of its render's requests too: the two hold each other, and a render that never arrives (dropped
+    // before it started, or running when the queue ended) is never settled, which would keep both alive.
+    request.render.requests.removeAll { $0 === request }
     requestLeft(request, preparation)
     if let record = request.binding?.record, var requests = record.prepared {
       requests.removeAll { $0 === request }

@@ -1,0 +1,225 @@
+import Foundation
+import XCTest
+
+@testable import IdleWork
+@testable import IdleWorkTesting
+
+/// Review of issue 17's prepared tasks, stepped by hand: every mutation keeps the accounting identity, no
+/// result reaches a cell configured again or released, wasted renders are counted once, and what a task
+/// captures is freed once it has left.
+final class PreparedReviewTests: XCTestCase {
+  final class Cell {
+    var shown: [String] = []
+  }
+
+  /// Detects when an object that a `prepare` (any thread) captures is freed.
+  final class SendableProbe: Sendable {}
+
+  // MARK: Leaks
+
+  /// A render dropped before it started (its task cancelled, its cell configured again) or running when the
+  /// queue ends frees its `prepare` and `apply` and what they capture: render and requests held each other.
+  func testARenderThatNeverArrivesFreesWhatItsTasksCapture() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      weak var cancelledCapture: SendableProbe?
+      weak var reboundCapture: SendableProbe?
+      weak var endedCapture: SendableProbe?
+      let cell = Cell()
+      do {
+        let probe = SendableProbe()
+        cancelledCapture = probe
+        let handle = queue.addTask(key: "cancelled") { _ in
+          withExtendedLifetime(probe) { 1 }
+        } apply: { _ in
+          withExtendedLifetime(probe) {}
+        }
+        XCTAssertTrue(handle.cancel())
+      }
+      do {
+        let probe = SendableProbe()
+        reboundCapture = probe
+        queue.bind(cell, to: 0)
+        queue.addTask(for: cell, at: 0) { _ in
+          withExtendedLifetime(probe) { "row 0" }
+        } apply: { cell, value in
+          withExtendedLifetime(probe) { cell.shown.append(value) }
+        }
+        queue.bind(cell, to: 1)  // the render is dropped unstarted; the stale task leaves at the next pass
+      }
+      XCTAssertEqual(driver.runPreparations(), 0, "both renders were dropped before they started")
+      driver.runPass()
+      assertPreparedBalanced(queue)
+      XCTAssertNil(cancelledCapture, "a cancelled task's closures outlive it")
+      XCTAssertNil(reboundCapture, "a rebound cell's task's closures outlive it")
+      do {
+        let probe = SendableProbe()
+        endedCapture = probe
+        queue.addTask(key: "running at the end") { _ in
+          // Runs by hand on the main thread: the queue ends while this render runs.
+          MainActor.assumeIsolated { queue.invalidate() }
+          return 1
+        } apply: { _ in
+          withExtendedLifetime(probe) {}
+        }
+      }
+      XCTAssertEqual(driver.runPreparations(), 1)
+      assertPreparedBalanced(queue)
+      XCTAssertEqual(queue.statistics.cancelled, 2)
+      XCTAssertNil(endedCapture, "a task of an ended queue keeps its apply alive")
+      XCTAssertEqual(cell.shown, [])
+    }
+  }
+
+  // MARK: Wasted renders
+
+  /// An apply that configures its own cell again (a reload of the row it filled) applied the result:
+  /// it is not counted wasted.
+  func testAnApplyThatConfiguresItsCellAgainIsNotAWastedRender() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0) { _ in
+        "row 0"
+      } apply: { cell, value in
+        cell.shown.append(value)
+        queue.bind(cell, to: 0)  // e.g. `reloadRows` for the new height reconfigures the cell at once
+      }
+      driver.runPreparations()
+      driver.drain()
+      XCTAssertEqual(cell.shown, ["row 0"])
+      let s = queue.statistics
+      XCTAssertEqual(s.executed, 1)
+      XCTAssertEqual(s.wastedPreparations, 0, "the render was applied")
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  /// Wasted renders are counted once each, whichever way their last task leaves.
+  func testWastedRendersAreCountedOnceEach() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100))
+      let cells = (0..<4).map { _ in Cell() }
+      for (row, cell) in cells.enumerated() {
+        queue.bind(cell, to: row)
+        queue.addTask(for: cell, at: row, content: row % 2) { _ in
+          "content \(row % 2)"
+        } apply: { cell, value in
+          cell.shown.append(value)
+        }
+      }
+      let cancelled = queue.addTask(key: "plain") { _ in 0 } apply: { _ in XCTFail("cancelled") }
+      XCTAssertEqual(driver.runPreparations(), 3, "rows 0 and 2 share, rows 1 and 3 share, the plain one")
+      // Every task leaves without applying, each a different way, before or after the results are taken in.
+      queue.bind(cells[0], to: 10)
+      queue.cellDidEndDisplaying(cells[1], at: 1)
+      queue.cellDidEndDisplaying(cells[3], at: 3)
+      XCTAssertTrue(cancelled.cancel())
+      assertPreparedBalanced(queue)
+      // Takes the results in (as every call that takes in other threads' work does), running nothing: row 0
+      // is stale after its render, rows 1 and 3 are parked, row 2 waits for a pass.
+      XCTAssertEqual(queue.cancelTasks(forKey: "nothing"), 0)
+      assertPreparedBalanced(queue)
+      queue.bind(cells[2], to: 12)
+      queue.cancelTasks(forKey: 1)
+      queue.bind(cells[3], to: 13)
+      driver.drain()
+      driver.runPass()
+      assertPreparedBalanced(queue)
+      XCTAssertEqual(cells.map(\.shown), [[], [], [], []])
+      let s = queue.statistics
+      XCTAssertEqual(s.wastedPreparations, 3)
+      XCTAssertEqual(s.executed, 0)
+      XCTAssertEqual(s.cancelled, 2)
+      XCTAssertEqual(s.skippedAsStale, 3)
+      XCTAssertEqual(s.staleAfterPrepare, 3)
+      XCTAssertEqual(s.pending, 0)
+    }
+  }
+
+  // MARK: Content
+
+  /// Content keys are per result type: tasks with equal content but different values neither share a
+  /// render nor a cached result (each gets its own type, rather than a failed cast).
+  func testEqualContentOfDifferentValueTypesIsNotShared() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1 << 20))
+      var numbers: [Int] = []
+      var strings: [String] = []
+      queue.addTask(key: 0, content: "photo 7") { _ in 7 } apply: { numbers.append($0) }
+      queue.addTask(key: 1, content: "photo 7") { _ in "seven" } apply: { strings.append($0) }
+      XCTAssertEqual(driver.runPreparations(), 2)
+      driver.drain()
+      queue.addTask(key: 2, content: "photo 7") { _ in "not cached" } apply: { strings.append($0) }
+      queue.addTask(key: 3, content: "photo 7") { _ in -1 } apply: { numbers.append($0) }
+      XCTAssertEqual(numbers, [7, 7])
+      XCTAssertEqual(strings, ["seven", "seven"])
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  // MARK: Frame deadline
+
+  /// A frame clock that knows a frame only while started, as a display link does (a paused link has no
+  /// target time).
+  @MainActor
+  final class LinkLikeSource: FrameClockSource {
+    let driver: ManualPassDriver
+    /// When the next frame must be committed, on the driver's clock.
+    var deadline: TimeInterval = 1.0 / 60
+    private(set) var isRunning = false
+    init(_ driver: ManualPassDriver) { self.driver = driver }
+    func start() { isRunning = true }
+    func stop() { isRunning = false }
+    func timeUntilDeadline() -> TimeInterval? { isRunning ? deadline - driver.now : nil }
+    var frameDuration: TimeInterval? { nil }
+  }
+
+  /// While results are being prepared for cells on screen the frame clock keeps running, so that an apply
+  /// is admitted against the frame when its result arrives: it waits for the next frame rather than
+  /// running past the deadline (idle), and runs in the first tracking pass after its arrival (scroll).
+  func testAnArrivedApplyIsAdmittedAgainstTheFrame() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let source = LinkLikeSource(driver)
+      var configuration = IdleQueue.Configuration.scrollingFeed()
+      configuration.frameClockSource = { source }
+      let queue = IdleQueue(driver: driver, configuration: configuration)
+      queue.addTask(key: "learn the frame") {}
+      driver.runPass()
+      var applied: [Int] = []
+      queue.addTask(key: 0, estimatedCost: 0.006) { _ in 0 } apply: { applied.append($0) }
+      driver.runPass()  // only a task waiting for its result: nothing runs
+      XCTAssertTrue(source.isRunning, "a result on its way for a task on screen keeps the clock running")
+      XCTAssertEqual(driver.runPreparations(), 1)
+      driver.advance(by: 1.0 / 60 - 0.003)  // 3 ms left
+      driver.runPass()
+      XCTAssertEqual(applied, [], "a 6 ms apply does not start 3 ms before the frame")
+      source.deadline = driver.now + 0.003 + 1.0 / 60
+      driver.advance(by: 0.003)
+      driver.runPass()
+      XCTAssertEqual(applied, [0], "a whole frame ahead it fits")
+
+      queue.addTask(key: 1, estimatedCost: 0.002) { _ in 1 } apply: { applied.append($0) }
+      driver.runTrackingPass()
+      XCTAssertEqual(driver.runPreparations(), 1)
+      source.deadline = driver.now + 1.0 / 60
+      driver.runTrackingPass()
+      XCTAssertEqual(applied, [0, 1], "the first tracking pass after the arrival applies it")
+      assertPreparedBalanced(queue)
+    }
+  }
+}
+
+/// The accounting identity and the prepared counters' bounds, checked after a mutation.
+@MainActor
+func assertPreparedBalanced(_ queue: IdleQueue, file: StaticString = #filePath, line: UInt = #line) {
+  let s = queue.statistics
+  XCTAssertTrue(s.isBalanced, s.summary, file: file, line: line)
+  XCTAssertLessThanOrEqual(s.staleAfterPrepare, s.skippedAsStale, file: file, line: line)
+}
