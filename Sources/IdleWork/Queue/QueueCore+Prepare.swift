@@ -188,6 +188,11 @@ extension QueueCore {
     appliesSinceCommit = 0
   }
 
+  /// Whether a result is being prepared for a task that wants it (its cell on screen, or none).
+  var awaitsPreparedResults: Bool {
+    !isInvalidated && (preparation?.pool.isPreparing ?? false)
+  }
+
   /// The statistics with the preparation half's counts.
   func addPreparationCounts(to statistics: inout IdleQueue.Statistics) {
     guard let preparation else { return }
