@@ -225,7 +225,10 @@ private enum BadInput: String, CaseIterable {
     case .negativeResultCacheLimit:
       _ = IdleQueue(driver: ManualPassDriver(), configuration: .init(resultCacheLimit: -1))
     case .negativeEstimatedCostForPreparedTask:
-      IdleQueue(driver: ManualPassDriver()).addTask(key: 0, estimatedCost: -0.5) { _ in 0 } apply: { _ in }
+      IdleQueue(driver: ManualPassDriver()).addTask(key: 0, estimatedCost: -0.5) { _ in
+        0
+      } apply: { _ in
+      }
     case .nanEstimatedCostForPreparedCellTask:
       IdleQueue(driver: ManualPassDriver()).addTask(for: FakeCell(), at: row(0), estimatedCost: .nan) { _ in
         0

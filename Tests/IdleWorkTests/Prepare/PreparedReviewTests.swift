@@ -112,7 +112,11 @@ final class PreparedReviewTests: XCTestCase {
           cell.shown.append(value)
         }
       }
-      let cancelled = queue.addTask(key: "plain") { _ in 0 } apply: { _ in XCTFail("cancelled") }
+      let cancelled = queue.addTask(key: "plain") { _ in
+        0
+      } apply: { _ in
+        XCTFail("cancelled")
+      }
       XCTAssertEqual(driver.runPreparations(), 3, "rows 0 and 2 share, rows 1 and 3 share, the plain one")
       // Every task leaves without applying, each a different way, before or after the results are taken in.
       queue.bind(cells[0], to: 10)
@@ -151,14 +155,330 @@ final class PreparedReviewTests: XCTestCase {
       let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1 << 20))
       var numbers: [Int] = []
       var strings: [String] = []
-      queue.addTask(key: 0, content: "photo 7") { _ in 7 } apply: { numbers.append($0) }
-      queue.addTask(key: 1, content: "photo 7") { _ in "seven" } apply: { strings.append($0) }
+      queue.addTask(key: 0, content: "photo 7") { _ in
+        7
+      } apply: {
+        numbers.append($0)
+      }
+      queue.addTask(key: 1, content: "photo 7") { _ in
+        "seven"
+      } apply: {
+        strings.append($0)
+      }
       XCTAssertEqual(driver.runPreparations(), 2)
       driver.drain()
-      queue.addTask(key: 2, content: "photo 7") { _ in "not cached" } apply: { strings.append($0) }
-      queue.addTask(key: 3, content: "photo 7") { _ in -1 } apply: { numbers.append($0) }
+      queue.addTask(key: 2, content: "photo 7") { _ in
+        "not cached"
+      } apply: {
+        strings.append($0)
+      }
+      queue.addTask(key: 3, content: "photo 7") { _ in
+        -1
+      } apply: {
+        numbers.append($0)
+      }
       XCTAssertEqual(numbers, [7, 7])
       XCTAssertEqual(strings, ["seven", "seven"])
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  // MARK: Capacity, cancels, sharing
+
+  /// Capacity 0 evicts a prepared task at once and drops its render unstarted; a full queue evicts the
+  /// oldest waiting task, whose render a running worker is then told is cancelled.
+  func testEvictionDropsOrCancelsTheRender() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 0))
+      let handle = queue.addTask(key: 0) { _ in
+        0
+      } apply: { _ in
+        XCTFail("evicted")
+      }
+      XCTAssertFalse(handle.isPending)
+      XCTAssertEqual(driver.runPreparations(), 0, "the evicted task's render never starts")
+      XCTAssertEqual(queue.statistics.evicted, 1)
+      assertPreparedBalanced(queue)
+
+      queue.maximumQueueLength = 1
+      let seen = Log()
+      queue.addTask(key: 1) { isCancelled in
+        // Running: a newer task overflows the queue and evicts this one.
+        MainActor.assumeIsolated {
+          _ = queue.addTask(key: 2) { _ in
+            2
+          } apply: {
+            seen.append($0)
+          }
+        }
+        seen.append(isCancelled() ? -1 : 1)
+        return 1
+      } apply: { _ in
+        XCTFail("evicted")
+      }
+      XCTAssertEqual(driver.runPreparations(), 2)
+      driver.drain()
+      XCTAssertEqual(seen.values, [-1, 2], "isCancelled turned true on eviction; the newer task applied")
+      let s = queue.statistics
+      XCTAssertEqual(s.evicted, 2)
+      XCTAssertEqual(s.executed, 1)
+      XCTAssertEqual(s.wastedPreparations, 1)
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  /// `cancelTasks(forKey:)` and a handle's `cancel()` drop renders not started and tell running ones.
+  func testCancelsDropWaitingRendersAndTellRunningOnes() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      let ran = Log()
+      queue.addTask(key: "a") { _ in
+        ran.append(0)
+      } apply: { _ in
+        XCTFail("cancelled")
+      }
+      queue.addTask(key: "a") { _ in
+        ran.append(1)
+      } apply: { _ in
+        XCTFail("cancelled")
+      }
+      let handle = queue.addTask(key: "b") { _ in
+        ran.append(2)
+      } apply: { _ in
+        XCTFail("cancelled")
+      }
+      XCTAssertEqual(queue.cancelTasks(forKey: "a"), 2)
+      XCTAssertTrue(handle.cancel())
+      XCTAssertFalse(handle.cancel(), "once")
+      XCTAssertEqual(driver.runPreparations(), 0)
+      XCTAssertEqual(ran.values, [])
+      let seen = Log()
+      queue.addTask(key: "c") { isCancelled in
+        seen.append(isCancelled() ? 1 : 0)
+        MainActor.assumeIsolated { _ = queue.cancelTasks(forKey: "c") }
+        seen.append(isCancelled() ? 1 : 0)
+        throw CancellationError()  // stops on isCancelled: not a wasted render
+      } apply: { (_: Int) in
+        XCTFail("cancelled")
+      }
+      XCTAssertEqual(driver.runPreparations(), 1)
+      driver.drain()
+      XCTAssertEqual(seen.values, [0, 1])
+      let s = queue.statistics
+      XCTAssertEqual(s.cancelled, 4)
+      XCTAssertEqual(s.failed, 0, "a task cancelled before its render threw is cancelled, not failed")
+      XCTAssertEqual(s.wastedPreparations, 0)
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  /// Sharers by content each keep their own fate: one cancelled, one configured again, one evicted, one
+  /// applied; the shared render runs once, is not wasted, and is not cancelled while one sharer waits.
+  func testSharersKeepTheirOwnFates() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 4))
+      let cells = (0..<4).map { _ in Cell() }
+      let renders = Counter()
+      let cancelledSeen = Log()
+      var handles: [IdleTaskHandle] = []
+      for (row, cell) in cells.enumerated() {
+        queue.bind(cell, to: row)
+        handles.append(
+          queue.addTask(for: cell, at: row, content: "avatar") { isCancelled in
+            renders.increment()
+            cancelledSeen.append(isCancelled() ? 1 : 0)
+            return "avatar"
+          } apply: { cell, value in
+            cell.shown.append(value)
+          })
+      }
+      XCTAssertTrue(handles[0].cancel())
+      queue.bind(cells[1], to: 11)
+      queue.addTask(key: "overflow") {}  // full
+      queue.addTask(key: "overflow") {}  // over capacity: row 1's stale task goes first
+      queue.addTask(key: "overflow") {}  // then the oldest, row 2's, is evicted
+      assertPreparedBalanced(queue)
+      XCTAssertEqual(driver.runPreparations(), 1)
+      driver.drain()
+      XCTAssertEqual(renders.value, 1)
+      XCTAssertEqual(cancelledSeen.values, [0], "one sharer still waited")
+      XCTAssertEqual(cells.map(\.shown), [[], [], [], ["avatar"]])
+      let s = queue.statistics
+      XCTAssertEqual(s.cancelled, 1)
+      XCTAssertEqual(s.skippedAsStale, 1)
+      XCTAssertEqual(s.evicted, 1)
+      XCTAssertEqual(s.executed, 4)
+      XCTAssertEqual(s.wastedPreparations, 0)
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  /// A shared render that throws fails every task still waiting for it, once each.
+  func testAFailedSharedRenderFailsEachWaitingTaskOnce() {
+    MainActor.assumeIsolated {
+      struct Broken: Error {}
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      let cells = (0..<3).map { _ in Cell() }
+      for (row, cell) in cells.enumerated() {
+        queue.bind(cell, to: row)
+        queue.addTask(for: cell, at: row, content: "broken") { _ -> String in
+          throw Broken()
+        } apply: { _, _ in
+          XCTFail("failed")
+        }
+      }
+      queue.cellDidEndDisplaying(cells[1], at: 1)  // parked: fails too
+      queue.bind(cells[2], to: 12)  // stale: leaves as stale, not failed
+      XCTAssertEqual(driver.runPreparations(), 1)
+      driver.drain()
+      driver.runPass()
+      let s = queue.statistics
+      XCTAssertEqual(s.failed, 2)
+      XCTAssertEqual(s.skippedAsStale, 1)
+      XCTAssertEqual(s.staleAfterPrepare, 0)
+      XCTAssertEqual(s.wastedPreparations, 0)
+      XCTAssertEqual(s.pending, 0)
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  // MARK: Cache
+
+  /// The cache keeps results within its byte limit, least recently used out first; a result larger than
+  /// the limit is not kept; a memory warning empties it; a hit is counted executed.
+  func testTheCacheKeepsTheMostRecentlyUsedWithinItsLimit() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100, resultCacheLimit: 300))
+      let renders = Log()
+      var applied: [Int] = []
+      @MainActor func request(_ content: Int, bytes: Int = 100) {
+        queue.addTask(key: content, content: content, resultBytes: { _ in bytes }) { _ in
+          renders.append(content)
+          return content
+        } apply: {
+          applied.append($0)
+        }
+      }
+      for content in 0..<3 { request(content) }
+      driver.runPreparations()
+      driver.drain()
+      request(0)  // a hit: 0 becomes the most recently used
+      request(3)  // prepared; its arrival pushes out the least recently used, 1
+      driver.runPreparations()
+      driver.drain()
+      XCTAssertEqual(renders.values, [0, 1, 2, 3])
+      request(0)
+      request(2)
+      request(3)
+      XCTAssertEqual(driver.runPreparations(), 0, "all three hits")
+      request(1)
+      XCTAssertEqual(driver.runPreparations(), 1, "1 was dropped")
+      driver.drain()
+      request(4, bytes: 301)
+      driver.runPreparations()
+      driver.drain()
+      request(4, bytes: 301)
+      XCTAssertEqual(driver.runPreparations(), 1, "a result over the limit is not kept")
+      driver.drain()
+      XCTAssertEqual(queue.core.preparation!.cache.bytes, 300)
+      queue.dropDiscardableTasks()  // a memory warning
+      XCTAssertEqual(queue.core.preparation!.cache.count, 0)
+      request(0)
+      XCTAssertEqual(driver.runPreparations(), 1, "emptied by the memory warning")
+      driver.drain()
+      XCTAssertEqual(applied, [0, 1, 2, 0, 3, 0, 2, 3, 1, 4, 4, 0])
+      let s = queue.statistics
+      XCTAssertEqual(s.executed, 12)
+      XCTAssertEqual(s.wastedPreparations, 0)
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  // MARK: Display
+
+  /// A cell leaving the screen holds its render back (a running one goes on); a cell shown again starts it;
+  /// on-screen renders go before prefetches, prefetches before off-screen ones.
+  func testDisplayDecidesWhichRendersStart() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      let order = Log()
+      let cells = (0..<3).map { _ in Cell() }
+      for (row, cell) in cells.enumerated() {
+        queue.bind(cell, to: row)
+        queue.addTask(for: cell, at: row, discardable: row == 1) { _ in
+          order.append(row)
+          return "row \(row)"
+        } apply: { cell, value in
+          cell.shown.append(value)
+        }
+      }
+      queue.cellDidEndDisplaying(cells[0], at: 0)
+      queue.cellDidEndDisplaying(cells[2], at: 2)
+      queue.cellWillDisplay(cells[2], at: 2)
+      XCTAssertEqual(driver.runPreparations(), 2)
+      XCTAssertEqual(order.values, [2, 1], "on screen first, then the prefetch; the off-screen one waits")
+      driver.drain()
+      XCTAssertEqual(cells.map(\.shown), [[], ["row 1"], ["row 2"]])
+      XCTAssertEqual(queue.pendingTaskCount, 1, "the off-screen cell's task is parked")
+      queue.cellWillDisplay(cells[0], at: 0)
+      XCTAssertEqual(driver.runPreparations(), 1)
+      driver.drain()
+      XCTAssertEqual(cells[0].shown, ["row 0"])
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  // MARK: Reentrancy
+
+  /// An apply that adds tasks, cancels others and invalidates the queue: accounted exactly, nothing runs
+  /// after the invalidation, and the results that arrive later are dropped.
+  func testAnApplyThatAddsCancelsAndInvalidates() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(budget: .tasks(10), maximumQueueLength: 100))
+      var log: [String] = []
+      queue.addTask(key: "first") { _ in
+        "first"
+      } apply: { value in
+        log.append(value)
+        queue.addTask(key: "added") { _ in
+          "added"
+        } apply: { value in
+          log.append(value)
+          queue.invalidate()
+        }
+        queue.addTask(key: "cut") { _ in
+          "cut"
+        } apply: {
+          log.append($0)
+        }
+        XCTAssertEqual(queue.cancelTasks(forKey: "victim"), 1)
+      }
+      queue.addTask(key: "victim") { _ in
+        "victim"
+      } apply: {
+        log.append($0)
+      }
+      XCTAssertEqual(driver.runPreparations(), 2)
+      driver.drain()
+      XCTAssertEqual(log, ["first"], "the victim was cancelled by the earlier apply, in the same pass")
+      XCTAssertEqual(driver.runPreparations(maximum: 1), 1)
+      driver.drain()
+      XCTAssertEqual(log, ["first", "added"])
+      XCTAssertEqual(driver.runPreparations(), 0, "the queue ended")
+      driver.drain()
+      XCTAssertEqual(log, ["first", "added"])
+      let s = queue.statistics
+      XCTAssertEqual(s.added, 4)
+      XCTAssertEqual(s.executed, 2)
+      XCTAssertEqual(s.cancelled, 2)
+      XCTAssertEqual(s.wastedPreparations, 1, "the victim's render")
       assertPreparedBalanced(queue)
     }
   }
@@ -193,7 +513,11 @@ final class PreparedReviewTests: XCTestCase {
       queue.addTask(key: "learn the frame") {}
       driver.runPass()
       var applied: [Int] = []
-      queue.addTask(key: 0, estimatedCost: 0.006) { _ in 0 } apply: { applied.append($0) }
+      queue.addTask(key: 0, estimatedCost: 0.006) { _ in
+        0
+      } apply: {
+        applied.append($0)
+      }
       driver.runPass()  // only a task waiting for its result: nothing runs
       XCTAssertTrue(source.isRunning, "a result on its way for a task on screen keeps the clock running")
       XCTAssertEqual(driver.runPreparations(), 1)
@@ -205,7 +529,11 @@ final class PreparedReviewTests: XCTestCase {
       driver.runPass()
       XCTAssertEqual(applied, [0], "a whole frame ahead it fits")
 
-      queue.addTask(key: 1, estimatedCost: 0.002) { _ in 1 } apply: { applied.append($0) }
+      queue.addTask(key: 1, estimatedCost: 0.002) { _ in
+        1
+      } apply: {
+        applied.append($0)
+      }
       driver.runTrackingPass()
       XCTAssertEqual(driver.runPreparations(), 1)
       source.deadline = driver.now + 1.0 / 60
