@@ -72,6 +72,38 @@ final class PreparedReviewTests: XCTestCase {
     }
   }
 
+  /// A result for a released cell is never applied: dropped at the next pass before its render starts, or
+  /// counted stale after its render when it arrives.
+  func testAReleasedCellsResultIsNeverApplied() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      var applied = 0
+      var early: Cell? = Cell()
+      var late: Cell? = Cell()
+      for (row, cell) in [early!, late!].enumerated() {
+        queue.bind(cell, to: row)
+        queue.addTask(for: cell, at: row) { _ in
+          row
+        } apply: { _, _ in
+          applied += 1
+        }
+      }
+      XCTAssertEqual(driver.runPreparations(maximum: 1), 1, "the first render")
+      early = nil  // released after its render
+      late = nil  // released before its render started
+      driver.runPass()
+      XCTAssertEqual(driver.runPreparations(), 0, "the released cell's render was dropped at the pass")
+      driver.drain()
+      XCTAssertEqual(applied, 0)
+      let s = queue.statistics
+      XCTAssertEqual(s.skippedAsStale, 2)
+      XCTAssertEqual(s.staleAfterPrepare, 1)
+      XCTAssertEqual(s.wastedPreparations, 1)
+      assertPreparedBalanced(queue)
+    }
+  }
+
   // MARK: Wasted renders
 
   /// An apply that configures its own cell again (a reload of the row it filled) applied the result:
