@@ -517,18 +517,24 @@ final class PreparedReviewTests: XCTestCase {
 
   // MARK: Frame deadline
 
-  /// A frame clock that knows a frame only while started, as a display link does (a paused link has no
-  /// target time).
+  /// A frame clock that knows a frame as a display link does: only while running, and after a start only
+  /// once it has ticked (a paused link neither ticks nor has a target time).
   @MainActor
   final class LinkLikeSource: FrameClockSource {
     let driver: ManualPassDriver
     /// When the next frame must be committed, on the driver's clock.
     var deadline: TimeInterval = 1.0 / 60
     private(set) var isRunning = false
+    private var hasTicked = false
     init(_ driver: ManualPassDriver) { self.driver = driver }
+    /// A vsync: a running link's callback comes.
+    func tick() { hasTicked = isRunning }
     func start() { isRunning = true }
-    func stop() { isRunning = false }
-    func timeUntilDeadline() -> TimeInterval? { isRunning ? deadline - driver.now : nil }
+    func stop() {
+      isRunning = false
+      hasTicked = false
+    }
+    func timeUntilDeadline() -> TimeInterval? { isRunning && hasTicked ? deadline - driver.now : nil }
     var frameDuration: TimeInterval? { nil }
   }
 
@@ -543,6 +549,7 @@ final class PreparedReviewTests: XCTestCase {
       configuration.frameClockSource = { source }
       let queue = IdleQueue(driver: driver, configuration: configuration)
       queue.addTask(key: "learn the frame") {}
+      source.tick()
       driver.runPass()
       var applied: [Int] = []
       queue.addTask(key: 0, estimatedCost: 0.006) { _ in
@@ -554,10 +561,12 @@ final class PreparedReviewTests: XCTestCase {
       XCTAssertTrue(source.isRunning, "a result on its way for a task on screen keeps the clock running")
       XCTAssertEqual(driver.runPreparations(), 1)
       driver.advance(by: 1.0 / 60 - 0.003)  // 3 ms left
+      source.tick()
       driver.runPass()
       XCTAssertEqual(applied, [], "a 6 ms apply does not start 3 ms before the frame")
       source.deadline = driver.now + 0.003 + 1.0 / 60
       driver.advance(by: 0.003)
+      source.tick()
       driver.runPass()
       XCTAssertEqual(applied, [0], "a whole frame ahead it fits")
 
@@ -569,6 +578,7 @@ final class PreparedReviewTests: XCTestCase {
       driver.runTrackingPass()
       XCTAssertEqual(driver.runPreparations(), 1)
       source.deadline = driver.now + 1.0 / 60
+      source.tick()
       driver.runTrackingPass()
       XCTAssertEqual(applied, [0, 1], "the first tracking pass after the arrival applies it")
       assertPreparedBalanced(queue)
