@@ -143,6 +143,13 @@ final class WorkerPool: @unchecked Sendable {
     return count
   }
 
+  /// Whether a result is on its way: a render runs, or waits while some request wants it.
+  var isPreparing: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return running > 0 || waiting.contains { $0.wanted > 0 }
+  }
+
   /// Renders waiting to start (wanted or not).
   var waitingCount: Int {
     condition.lock()

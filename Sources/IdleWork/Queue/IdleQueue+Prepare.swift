@@ -23,9 +23,9 @@ extension IdleQueue {
   /// - Parameters:
   ///   - key: groups tasks for ``cancelTasks(forKey:)``.
   ///   - content: what the result depends on (a URL and a size, a model's identifier and version), or `nil`.
-  ///     Tasks for the same content while one is being prepared share that preparation; with a
-  ///     ``Configuration/resultCacheLimit`` the result is kept, and a later task for the same content applies
-  ///     at once, inside this call.
+  ///     Tasks for the same content (and the same `Value` type) while one is being prepared share that
+  ///     preparation; with a ``Configuration/resultCacheLimit`` the result is kept, and a later task for the
+  ///     same content applies at once, inside this call.
   ///   - discardable: whether it may be dropped when memory is short; its preparation starts after those of
   ///     tasks that are not discardable (prefetches come last).
   ///   - estimatedCost: seconds you expect `apply` to take on the main thread; `nil` predicts it from the
@@ -46,7 +46,8 @@ extension IdleQueue {
     apply: @escaping @MainActor (Value) -> Void
   ) -> IdleTaskHandle {
     core.addPreparedTask(
-      key: TaskKey(key), record: nil, content: content.map { AnyHashable($0) }, discardable: discardable,
+      key: TaskKey(key), record: nil, content: content.map { Self.contentKey($0, of: Value.self) },
+      discardable: discardable,
       estimatedCost: estimatedCost, resultBytes: Self.erased(resultBytes), prepare: Self.erased(prepare),
       apply: { _, value in apply(value as! Value) })
   }
@@ -92,13 +93,21 @@ extension IdleQueue {
   ) -> IdleTaskHandle {
     let record = core.cells.configuration(of: cell, for: item)
     return core.addPreparedTask(
-      key: key.map { TaskKey($0) } ?? record.item, record: record, content: content.map { AnyHashable($0) },
+      key: key.map { TaskKey($0) } ?? record.item, record: record,
+      content: content.map { Self.contentKey($0, of: Value.self) },
       discardable: discardable, estimatedCost: estimatedCost, resultBytes: Self.erased(resultBytes),
       prepare: Self.erased(prepare),
       apply: { cell, value in
         // The pass hands over the task's own cell, alive and still in this configuration.
         if let cell = cell as? Cell { apply(cell, value as! Value) }
       })
+  }
+
+  /// What tasks share a render and a cached result by: their content and the type of their value, so that
+  /// equal content prepared as different types (an image and its colours for one photo) is never handed to
+  /// an `apply` that expects the other.
+  private nonisolated static func contentKey<Value>(_ content: some Hashable, of _: Value.Type) -> AnyHashable {
+    AnyHashable(PreparedContent(valueType: ObjectIdentifier(Value.self), content: AnyHashable(content)))
   }
 
   private nonisolated static func erased<Value: Sendable>(
