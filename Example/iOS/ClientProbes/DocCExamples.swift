@@ -3,6 +3,7 @@
 // type-checks this file against the iOS SDK as a client module of IdleWork, so an example that stops compiling
 // fails CI. The examples of IdleWorkTesting (unit tests with ManualPassDriver) are not here: they need XCTest.
 import IdleWork
+import ImageIO
 import UIKit
 
 // MARK: Scaffolding the examples assume
@@ -230,4 +231,153 @@ func scrollingSlackExample(link: CADisplayLink) -> IdleQueue {
     link.map { $0.targetTimestamp - CACurrentMediaTime() }
   })
   return IdleQueue(configuration: IdleQueue.Configuration(scrollingSlack: slack))
+}
+
+// MARK: PreparingOffTheMainThread.md
+
+/// A photo of the library: plain values, so a `prepare` closure may capture it.
+struct LibraryPhoto: Sendable {
+  let id: Int
+  let version: Int
+  let url: URL
+}
+
+/// What a thumbnail depends on: the article's content key.
+struct PhotoKey: Hashable, Sendable {
+  let id: Int
+  let version: Int
+  let scale: CGFloat
+}
+
+/// A collection view cell with one image view.
+final class PhotoCell: UICollectionViewCell {
+  let imageView = UIImageView()
+}
+
+enum ThumbnailError: Error {
+  case unreadable
+}
+
+/// Safe off the main thread: ImageIO and a bitmap renderer, nothing of the views, the screen or the traits.
+enum Thumbnails {
+  /// ImageIO: decodes a thumbnail of at most `maxPixels` on a side straight from the file.
+  static func decode(_ url: URL, maxPixels: Int) throws -> CGImage {
+    guard let source = CGImageSourceCreateWithURL(url as CFURL, [kCGImageSourceShouldCache: false] as CFDictionary)
+    else { throw ThumbnailError.unreadable }
+    let options =
+      [
+        kCGImageSourceCreateThumbnailFromImageAlways: true, kCGImageSourceShouldCacheImmediately: true,
+        kCGImageSourceCreateThumbnailWithTransform: true, kCGImageSourceThumbnailMaxPixelSize: maxPixels,
+      ] as CFDictionary
+    guard let image = CGImageSourceCreateThumbnailAtIndex(source, 0, options) else { throw ThumbnailError.unreadable }
+    return image
+  }
+
+  /// UIGraphicsImageRenderer: the decoded image with rounded corners, at `scale`.
+  static func rounded(_ image: CGImage, scale: CGFloat) -> UIImage {
+    let format = UIGraphicsImageRendererFormat()
+    format.scale = scale
+    let size = CGSize(width: CGFloat(image.width) / scale, height: CGFloat(image.height) / scale)
+    return UIGraphicsImageRenderer(size: size, format: format).image { context in
+      UIBezierPath(roundedRect: context.format.bounds, cornerRadius: 8).addClip()
+      UIImage(cgImage: image).draw(in: context.format.bounds)
+    }
+  }
+}
+
+/// The article's screen: a gallery with a diffable data source and a queue of its own.
+final class GalleryViewController: UIViewController, UICollectionViewDataSourcePrefetching {
+  let queue = IdleQueue(configuration: .scrollingFeed())
+  var dataSource: UICollectionViewDiffableDataSource<Int, Int>!
+  var library: [Int: LibraryPhoto] = [:]
+
+  func overviewExample(_ collectionView: UICollectionView, cell: PhotoCell, indexPath: IndexPath) {
+    // In collectionView(_:cellForItemAt:), with a diffable data source's item identifiers:
+    let item = dataSource.itemIdentifier(for: indexPath)!
+    let photo = library[item]!  // a Sendable value: an identifier, a version, a URL
+    let scale = collectionView.traitCollection.displayScale  // read on the main thread
+    queue.bind(cell, to: item)
+    cell.imageView.image = nil
+    queue.addTask(
+      for: cell, at: item, content: PhotoKey(id: photo.id, version: photo.version, scale: scale),
+      resultBytes: { image in image.cgImage.map { $0.bytesPerRow * $0.height } ?? 0 }
+    ) { isCancelled in
+      let decoded = try Thumbnails.decode(photo.url, maxPixels: 400)  // ImageIO, on a worker
+      if isCancelled() { throw CancellationError() }  // no cell waits for it any more
+      return Thumbnails.rounded(decoded, scale: scale)  // UIGraphicsImageRenderer, on a worker
+    } apply: { cell, image in
+      cell.imageView.image = image  // on the main thread, in a pass, only if the cell still shows `item`
+    }
+  }
+
+  func headerExample(headerURL: URL, headerView: UIImageView) {
+    queue.addTask(key: "header", content: headerURL) { _ in
+      try Thumbnails.decode(headerURL, maxPixels: 1_200)
+    } apply: { image in
+      headerView.image = UIImage(cgImage: image)
+    }
+  }
+
+  func collectionView(_ collectionView: UICollectionView, prefetchItemsAt indexPaths: [IndexPath]) {
+    let scale = collectionView.traitCollection.displayScale
+    for indexPath in indexPaths {
+      guard let item = dataSource.itemIdentifier(for: indexPath), let photo = library[item] else { continue }
+      queue.addTask(
+        key: item, content: PhotoKey(id: photo.id, version: photo.version, scale: scale), discardable: true,
+        resultBytes: { image in image.cgImage.map { $0.bytesPerRow * $0.height } ?? 0 }
+      ) { _ in
+        Thumbnails.rounded(try Thumbnails.decode(photo.url, maxPixels: 400), scale: scale)
+      } apply: { _ in
+        // Nothing to show: the result waits in the cache for a cell that asks.
+      }
+    }
+  }
+
+  func statisticsExample() {
+    let s = queue.statistics
+    print(
+      "applied \(s.executed), stale \(s.skippedAsStale) (\(s.staleAfterPrepare) after their render), "
+        + "evicted \(s.evicted), cancelled \(s.cancelled), failed \(s.failed), wasted renders \(s.wastedPreparations)")
+  }
+
+  func workersExample() -> IdleQueue {
+    var configuration = IdleQueue.Configuration.scrollingFeed()  // 32 MB of results kept
+    configuration.workers = 2
+    configuration.resultCacheLimit = 64 << 20
+    let gallery = IdleQueue(configuration: configuration)
+    return gallery
+  }
+}
+
+// MARK: Doc comments: IdleQueue's prepared addTask forms
+
+func decodeThumbnail(at url: URL) throws -> UIImage {
+  Thumbnails.rounded(try Thumbnails.decode(url, maxPixels: 400), scale: 2)
+}
+
+func renderThumbnail(of photo: LibraryPhoto) -> UIImage {
+  (try? decodeThumbnail(at: photo.url)) ?? UIImage()
+}
+
+/// A cell with a `photoView`, as the cell form's doc comment assumes.
+final class ThumbnailCell: UITableViewCell {
+  let photoView = UIImageView()
+}
+
+@MainActor
+func preparedDocCommentExamples(
+  queue: IdleQueue, url: URL, headerView: UIImageView, cell: ThumbnailCell, item: Int, photo: LibraryPhoto
+) {
+  queue.addTask(key: url, content: url) { isCancelled in
+    try decodeThumbnail(at: url)  // off the main thread
+  } apply: { image in
+    headerView.image = image  // on the main thread, in an idle pass
+  }
+
+  queue.bind(cell, to: item)
+  queue.addTask(for: cell, at: item, content: photo.id) { isCancelled in
+    renderThumbnail(of: photo)  // off the main thread
+  } apply: { cell, image in
+    cell.photoView.image = image  // on the main thread, in an idle pass
+  }
 }

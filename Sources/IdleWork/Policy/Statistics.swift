@@ -30,7 +30,8 @@ extension IdleQueue {
     public internal(set) var staleAfterPrepare = 0
     /// Preparations that finished but whose result no task applied (every task waiting for it had left:
     /// stale, evicted or cancelled): work done off the main thread for nothing. A preparation dropped
-    /// before it started, or that stopped on `isCancelled`, is not counted.
+    /// before it started, or that threw once `isCancelled()` turned `true`, is not counted (one that returned a
+    /// value is).
     public internal(set) var wastedPreparations = 0
     /// Tasks still queued on the main thread (including those of cells off screen, which wait); tasks
     /// added from other threads count once they reach it.

@@ -25,3 +25,9 @@ final class Preparation {
     return nextSerial
   }
 }
+
+/// A prepared task's content key together with the type of its value (see `IdleQueue.contentKey`).
+struct PreparedContent: Hashable {
+  let valueType: ObjectIdentifier
+  let content: AnyHashable
+}

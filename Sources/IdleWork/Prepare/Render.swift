@@ -49,7 +49,8 @@ final class Render: @unchecked Sendable {
   var outcome: Result<any Sendable, any Error>?
 
   // Main thread only.
-  /// The requests that joined the render, in order; a request leaves by its own flag, not by removal.
+  /// The requests that joined the render and are still in the queue's list, in order. A request stops
+  /// counting (its own flag) when its configuration is replaced, and is removed when it leaves the list.
   var requests: [PreparedRequest] = []
   /// Requests that have not left, as the main thread counts them.
   var liveRequests = 0

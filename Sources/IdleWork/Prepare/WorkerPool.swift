@@ -143,6 +143,13 @@ final class WorkerPool: @unchecked Sendable {
     return count
   }
 
+  /// Whether a result is on its way: a render runs, or waits while some request wants it.
+  var isPreparing: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return running > 0 || waiting.contains { $0.wanted > 0 }
+  }
+
   /// Renders waiting to start (wanted or not).
   var waitingCount: Int {
     condition.lock()
@@ -234,8 +241,12 @@ final class WorkerPool: @unchecked Sendable {
   /// it: it reaches the main thread as an arrival, or — after ``close()`` — is released there.
   private func finishLocked(_ render: Render, outcome: inout Result<any Sendable, any Error>?) {
     render.phase = .finished
+    // Moved out by hand rather than with `Optional.take()`: the same, but `take()` is newer (Swift 6.0's
+    // standard library) than the iOS SDK that `ios-check` type-checks against.
+    let taken = outcome
+    outcome = nil
     if closed {
-      awaitingRelease.append(outcome.take()!)
+      awaitingRelease.append(taken!)
       if awaitingRelease.count == 1 {
         DispatchQueue.main.async { [self] in
           condition.lock()
@@ -247,7 +258,7 @@ final class WorkerPool: @unchecked Sendable {
       }
       return
     }
-    render.outcome = outcome.take()
+    render.outcome = taken
     arrivals.append(render)
   }
 

@@ -10,7 +10,7 @@ extension IdleQueue {
   /// Use it for work that is safe off the main thread — Core Graphics bitmap contexts,
   /// `UIGraphicsImageRenderer`, ImageIO decoding, Core Text layout — whose result a view shows; keep the
   /// view itself in `apply`. Work that must touch UIKit stays in a main-thread task
-  /// (``addTask(key:discardable:replacesPending:estimatedCost:_:)``).
+  /// (``addTask(key:discardable:replacesPending:estimatedCost:_:)``). See <doc:PreparingOffTheMainThread>.
   ///
   /// ```swift
   /// queue.addTask(key: url, content: url) { isCancelled in
@@ -23,9 +23,9 @@ extension IdleQueue {
   /// - Parameters:
   ///   - key: groups tasks for ``cancelTasks(forKey:)``.
   ///   - content: what the result depends on (a URL and a size, a model's identifier and version), or `nil`.
-  ///     Tasks for the same content while one is being prepared share that preparation; with a
-  ///     ``Configuration/resultCacheLimit`` the result is kept, and a later task for the same content applies
-  ///     at once, inside this call.
+  ///     Tasks for the same content (and the same `Value` type) while one is being prepared share that
+  ///     preparation; with a ``Configuration/resultCacheLimit`` the result is kept, and a later task for the
+  ///     same content applies at once, inside this call.
   ///   - discardable: whether it may be dropped when memory is short; its preparation starts after those of
   ///     tasks that are not discardable (prefetches come last).
   ///   - estimatedCost: seconds you expect `apply` to take on the main thread; `nil` predicts it from the
@@ -33,8 +33,9 @@ extension IdleQueue {
   ///   - resultBytes: the size of a result in bytes, for the cache's limit (an image's `bytesPerRow × height`);
   ///     `nil` counts the value's inline size only.
   ///   - prepare: the work, on a worker thread. `isCancelled()` turns `true` once no task waits for the
-  ///     result any more (cancelled, evicted, its cell configured again); poll it between steps and return
-  ///     or throw early. A thrown error counts the task as failed; `apply` is not called.
+  ///     result any more (cancelled, evicted, its cell configured again); poll it between steps and throw
+  ///     (`CancellationError()`) to stop early. An error thrown while a task waits counts it as failed;
+  ///     `apply` is not called.
   ///   - apply: puts the value in place, on the main thread.
   /// - Returns: a handle to cancel this task; not pending when the result was applied from the cache.
   @discardableResult
@@ -45,7 +46,8 @@ extension IdleQueue {
     apply: @escaping @MainActor (Value) -> Void
   ) -> IdleTaskHandle {
     core.addPreparedTask(
-      key: TaskKey(key), record: nil, content: content.map { AnyHashable($0) }, discardable: discardable,
+      key: TaskKey(key), record: nil, content: content.map { Self.contentKey($0, of: Value.self) },
+      discardable: discardable,
       estimatedCost: estimatedCost, resultBytes: Self.erased(resultBytes), prepare: Self.erased(prepare),
       apply: { _, value in apply(value as! Value) })
   }
@@ -73,9 +75,13 @@ extension IdleQueue {
   ///   - cell: the cell `apply` fills.
   ///   - item: what the cell shows (see ``bind(_:to:)``).
   ///   - key: groups tasks for ``cancelTasks(forKey:)``; `nil` (default) uses `item`.
-  ///   - content, discardable, estimatedCost, resultBytes, prepare: as in
-  ///     ``addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``. With a cache, a result
-  ///     kept for `content` applies at once, inside this call (inside `cellForRowAt`: no blank frame).
+  ///   - content: as in ``addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``. With a
+  ///     cache, a result kept for `content` applies at once, inside this call (inside `cellForRowAt`: no blank
+  ///     frame).
+  ///   - discardable: as in ``addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``.
+  ///   - estimatedCost: as in ``addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``.
+  ///   - resultBytes: as in ``addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``.
+  ///   - prepare: as in ``addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``.
   ///   - apply: puts the value into the cell, on the main thread.
   @discardableResult
   public func addTask<Cell: AnyObject, Value: Sendable>(
@@ -87,13 +93,21 @@ extension IdleQueue {
   ) -> IdleTaskHandle {
     let record = core.cells.configuration(of: cell, for: item)
     return core.addPreparedTask(
-      key: key.map { TaskKey($0) } ?? record.item, record: record, content: content.map { AnyHashable($0) },
+      key: key.map { TaskKey($0) } ?? record.item, record: record,
+      content: content.map { Self.contentKey($0, of: Value.self) },
       discardable: discardable, estimatedCost: estimatedCost, resultBytes: Self.erased(resultBytes),
       prepare: Self.erased(prepare),
       apply: { cell, value in
         // The pass hands over the task's own cell, alive and still in this configuration.
         if let cell = cell as? Cell { apply(cell, value as! Value) }
       })
+  }
+
+  /// What tasks share a render and a cached result by: their content and the type of their value, so that
+  /// equal content prepared as different types (an image and its colours for one photo) is never handed to
+  /// an `apply` that expects the other.
+  private nonisolated static func contentKey<Value>(_ content: some Hashable, of _: Value.Type) -> AnyHashable {
+    AnyHashable(PreparedContent(valueType: ObjectIdentifier(Value.self), content: AnyHashable(content)))
   }
 
   private nonisolated static func erased<Value: Sendable>(

@@ -129,7 +129,9 @@ extension QueueCore {
   func preparedTaskLeft(_ request: PreparedRequest, fate: TaskFate) {
     guard let preparation else { return }
     if fate == .stale, request.hasArrived { preparation.staleAfterPrepare += 1 }
-    if fate == .executed { request.render.applied = true }
+    // Out of its render's requests too: the two hold each other, and a render that never arrives (dropped
+    // before it started, or running when the queue ended) is never settled, which would keep both alive.
+    request.render.requests.removeAll { $0 === request }
     requestLeft(request, preparation)
     if let record = request.binding?.record, var requests = record.prepared {
       requests.removeAll { $0 === request }
@@ -160,6 +162,9 @@ extension QueueCore {
   /// Runs a prepared task's apply (its result has arrived and its configuration is current).
   func applyPrepared(_ request: PreparedRequest, cell: AnyObject?) {
     guard let value = request.value else { return }
+    // Counted applied before the apply runs: an apply that configures its cell again (a row reloaded for its
+    // new height) takes the task out of its render meanwhile, which must not find the render wasted.
+    request.render.applied = true
     request.apply(cell, value)
   }
 
@@ -181,6 +186,11 @@ extension QueueCore {
     guard preparation != nil else { return }
     predictor.recordCommit(duration: duration, applies: appliesSinceCommit)
     appliesSinceCommit = 0
+  }
+
+  /// Whether a result is being prepared for a task that wants it (its cell on screen, or none).
+  var awaitsPreparedResults: Bool {
+    !isInvalidated && (preparation?.pool.isPreparing ?? false)
   }
 
   /// The statistics with the preparation half's counts.

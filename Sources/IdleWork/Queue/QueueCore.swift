@@ -388,10 +388,12 @@ final class QueueCore {
   }
 
   /// Starts the frame clock when work is pending; stops it when the queue is drained (or holds only
-  /// off-screen cells' work), so a display link ticks only while it is needed.
+  /// off-screen cells' work), so a display link ticks only while it is needed. Results being prepared for
+  /// tasks that want them are pending work too: a display link stopped meanwhile would know no frame when
+  /// they arrive, and their applies would run unbounded by the deadline (or not at all while scrolling).
   func updateFrameClock() {
     guard let frameClock else { return }
-    if hasPendingWork { frameClock.start() } else { frameClock.stop() }
+    if hasPendingWork || awaitsPreparedResults { frameClock.start() } else { frameClock.stop() }
   }
 
   // MARK: Internals

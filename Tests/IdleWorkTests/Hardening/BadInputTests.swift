@@ -96,6 +96,13 @@ private enum BadInput: String, CaseIterable {
   case secondQueueOnAManualDriver
   case frameDeadlineReturningNaN
   case frameDeadlineReturningInfinity
+  /// Issue 17 item 7: a pool of 0 workers, a negative result cache limit.
+  case zeroWorkers
+  case negativeWorkersInConfiguration
+  case negativeResultCacheLimit
+  case negativeEstimatedCostForPreparedTask
+  case nanEstimatedCostForPreparedCellTask
+  case negativePreparationsRunByHand
 
   /// What the message must contain: the parameter, the bad value and the valid range.
   var expectedMessageFragments: [String] {
@@ -126,6 +133,12 @@ private enum BadInput: String, CaseIterable {
     case .secondQueueOnAManualDriver: return ["ManualPassDriver serves one queue", "create one per queue"]
     case .frameDeadlineReturningNaN: return ["frameDeadline", "nan", "finite", "or nil"]
     case .frameDeadlineReturningInfinity: return ["frameDeadline", "inf", "finite", "or nil"]
+    case .zeroWorkers: return ["workers", "0", "1...Int.max"]
+    case .negativeWorkersInConfiguration: return ["workers", "-3", "1...Int.max"]
+    case .negativeResultCacheLimit: return ["resultCacheLimit", "-1", "0...Int.max"]
+    case .negativeEstimatedCostForPreparedTask: return ["estimatedCost", "-0.5", "finite", ">= 0"]
+    case .nanEstimatedCostForPreparedCellTask: return ["estimatedCost", "nan", "finite", ">= 0"]
+    case .negativePreparationsRunByHand: return ["runPreparations(maximum: -1)", ">= 0"]
     }
   }
 
@@ -203,6 +216,28 @@ private enum BadInput: String, CaseIterable {
       let queue = IdleQueue(driver: driver, configuration: .init(frameDeadline: { value }))
       queue.addTask(key: 0) {}
       driver.runPass()
+    case .zeroWorkers:
+      _ = IdleQueue(driver: ManualPassDriver(), configuration: .init(workers: 0))
+    case .negativeWorkersInConfiguration:
+      var configuration = IdleQueue.Configuration()
+      configuration.workers = -3
+      _ = IdleQueue(configuration: configuration)
+    case .negativeResultCacheLimit:
+      _ = IdleQueue(driver: ManualPassDriver(), configuration: .init(resultCacheLimit: -1))
+    case .negativeEstimatedCostForPreparedTask:
+      IdleQueue(driver: ManualPassDriver()).addTask(key: 0, estimatedCost: -0.5) { _ in
+        0
+      } apply: { _ in
+      }
+    case .nanEstimatedCostForPreparedCellTask:
+      IdleQueue(driver: ManualPassDriver()).addTask(for: FakeCell(), at: row(0), estimatedCost: .nan) { _ in
+        0
+      } apply: { _, _ in
+      }
+    case .negativePreparationsRunByHand:
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      withExtendedLifetime(queue) { _ = driver.runPreparations(maximum: -1) }
     }
   }
 }

@@ -3,18 +3,57 @@ import UIKit
 /// The expensive part of a row: drawing one 85 × 85 pt picture out of a few thousand translucent circles, which
 /// takes milliseconds on purpose, standing in for the large JPEG that DWURunLoopWorkDistribution's demo decoded.
 /// Each row has its own hue, so a picture drawn into the wrong row would show.
-@MainActor
+///
+/// Safe off the main thread: it draws into a `UIGraphicsImageRenderer`'s own bitmap context with `UIBezierPath`
+/// and `UIColor`, and reads nothing of the screen, the traits or a view — the scale and the resolved background
+/// colour are read on the main thread and passed in (see ``Artwork/Style``).
 enum Artwork {
   static let size = CGSize(width: 85, height: 85)
 
-  /// Draws the picture for image `slot` of `row`; the same arguments always give the same picture.
-  static func draw(row: Int, slot: Int) -> UIImage {
+  /// What a picture depends on besides its row and slot, read on the main thread from the table's traits: a
+  /// worker's own traits are not the table's, so a dynamic colour is resolved here, not while drawing.
+  struct Style: Hashable, Sendable {
+    /// The screen scale (pixels per point).
+    let scale: CGFloat
+    /// Whether the appearance is dark.
+    let isDark: Bool
+    /// The background colour, resolved for this appearance (it follows `isDark`, so it takes no part in `==`).
+    let background: UIColor
+
+    /// The style of `traitCollection` (the table's, read on the main thread).
+    init(_ traitCollection: UITraitCollection) {
+      scale = traitCollection.displayScale > 0 ? traitCollection.displayScale : 2
+      isDark = traitCollection.userInterfaceStyle == .dark
+      background = UIColor.secondarySystemBackground.resolvedColor(with: traitCollection)
+    }
+
+    static func == (lhs: Style, rhs: Style) -> Bool {
+      lhs.scale == rhs.scale && lhs.isDark == rhs.isDark
+    }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(scale)
+      hasher.combine(isDark)
+    }
+  }
+
+  /// Draws the picture for image `slot` of `row`; the same arguments always give the same picture. Returns `nil`
+  /// if `isCancelled` turned `true` meanwhile (it is asked every 500 circles).
+  static func draw(row: Int, slot: Int, style: Style, isCancelled: () -> Bool = { false }) -> UIImage? {
     var generator = SplitMix64(state: UInt64(row * 3 + slot))
     let hue = CGFloat(row % 12) / 12
-    return UIGraphicsImageRenderer(size: size).image { context in
-      UIColor.secondarySystemBackground.setFill()
+    let format = UIGraphicsImageRendererFormat()
+    format.scale = style.scale
+    format.opaque = true
+    var cancelled = false
+    let image = UIGraphicsImageRenderer(size: size, format: format).image { context in
+      style.background.setFill()
       context.fill(CGRect(origin: .zero, size: size))
-      for _ in 0..<3_000 {
+      for circle in 0..<3_000 {
+        if circle % 500 == 0, isCancelled() {
+          cancelled = true
+          return
+        }
         let diameter = CGFloat.random(in: 2..<12, using: &generator)
         let origin = CGPoint(
           x: CGFloat.random(in: -6..<size.width, using: &generator),
@@ -24,6 +63,12 @@ enum Artwork {
         UIBezierPath(ovalIn: CGRect(origin: origin, size: CGSize(width: diameter, height: diameter))).fill()
       }
     }
+    return cancelled ? nil : image
+  }
+
+  /// A picture's size in bytes, for the result cache's limit.
+  static func bytes(of image: UIImage) -> Int {
+    image.cgImage.map { $0.bytesPerRow * $0.height } ?? 0
   }
 }
 

@@ -3,17 +3,72 @@ import UIKit
 
 /// DWURunLoopWorkDistribution's demo, ported: 399 rows of 135 pt. `cellForRowAt` sets the label at once and hands
 /// the three image draws to IdleWork, one task each; a draw whose cell was configured again by its turn (reused for
-/// another row, or reloaded) is skipped. Scroll fast and the label always keeps up; the images follow one per
-/// run-loop pass once the scroll view stops.
+/// another row, or reloaded) is skipped, and its picture never lands on the wrong row.
+///
+/// The switch above the table picks where the draws run:
+/// - **Main thread**: each draw is a main-thread task on `IdleQueue.main`, one per run-loop pass once the scroll
+///   view stops — the path for drawing code that must stay on the main thread.
+/// - **Workers**: each draw is a prepared task on a queue of this screen's own: it is drawn off the main thread
+///   (`UIGraphicsImageRenderer` on one of the queue's workers, rows on screen first), and a pass sets the image
+///   view, also during a scroll (`.scrollingFeed()`). Pictures are kept by content up to the preset's 32 MB, so a
+///   row scrolled back to shows its pictures in the same frame.
 final class FeedViewController: UIViewController, UITableViewDataSource, UITableViewDelegate {
+  /// Where the draws run.
+  enum DrawingPath: Int, CaseIterable {
+    case mainThread
+    case workers
+
+    var title: String {
+      switch self {
+      case .mainThread: "Main thread"
+      case .workers: "Workers"
+      }
+    }
+  }
+
   private let tableView = UITableView(frame: .zero, style: .plain)
+  /// The prepared tasks' queue: this screen's own, ended with it.
+  private let preparedQueue = IdleQueue(configuration: .scrollingFeed())
+  /// Where the draws run now; changing it drops the other path's waiting draws and configures every row again.
+  private var path = DrawingPath.workers {
+    didSet {
+      guard path != oldValue else { return }
+      queue(for: oldValue).removeAllTasks()
+      tableView.reloadData()
+    }
+  }
+
+  deinit {
+    preparedQueue.invalidate()
+  }
 
   override func loadView() {
     tableView.dataSource = self
     tableView.delegate = self
     tableView.rowHeight = 135
     tableView.register(ImageRowCell.self, forCellReuseIdentifier: ImageRowCell.reuseIdentifier)
+    tableView.tableHeaderView = makePathSwitch()
     view = tableView
+  }
+
+  /// The segmented control that switches between the main-thread path and the prepared path.
+  private func makePathSwitch() -> UIView {
+    let control = UISegmentedControl(items: DrawingPath.allCases.map(\.title))
+    control.selectedSegmentIndex = path.rawValue
+    control.addAction(
+      UIAction { [weak self, weak control] _ in
+        guard let index = control?.selectedSegmentIndex, let path = DrawingPath(rawValue: index) else { return }
+        self?.path = path
+      }, for: .valueChanged)
+    let header = UIView(frame: CGRect(x: 0, y: 0, width: 320, height: 44))
+    control.frame = header.bounds.insetBy(dx: 8, dy: 6)
+    control.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+    header.addSubview(control)
+    return header
+  }
+
+  private func queue(for path: DrawingPath) -> IdleQueue {
+    path == .workers ? preparedQueue : IdleQueue.main
   }
 
   func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int {
@@ -23,11 +78,31 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
   func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
     let cell = tableView.dequeueReusableCell(withIdentifier: ImageRowCell.reuseIdentifier, for: indexPath)
     guard let rowCell = cell as? ImageRowCell else { return cell }
-    IdleQueue.main.bind(rowCell, to: indexPath)  // a new configuration: earlier draws for this cell are stale
+    let queue = queue(for: path)
+    queue.bind(rowCell, to: indexPath)  // a new configuration: earlier draws for this cell are stale
     rowCell.titleLabel.text = "\(indexPath.row) - Drawing index is top priority"
+    let row = indexPath.row
+    let style = Artwork.Style(tableView.traitCollection)  // read here, on the main thread
     for slot in rowCell.imageViews.indices {
-      IdleQueue.main.addTask(for: rowCell, at: indexPath) { rowCell in
-        rowCell.imageViews[slot].image = Artwork.draw(row: indexPath.row, slot: slot)
+      switch path {
+      case .mainThread:
+        queue.addTask(for: rowCell, at: indexPath) { rowCell in
+          rowCell.imageViews[slot].image = Artwork.draw(row: row, slot: slot, style: style)
+        }
+      case .workers:
+        // A picture kept for this content applies at once, inside this call: no blank frame.
+        queue.addTask(
+          for: rowCell, at: indexPath, content: ArtworkKey(row: row, slot: slot, style: style),
+          resultBytes: Artwork.bytes(of:)
+        ) { isCancelled in
+          // On a worker: a bitmap renderer's own context, nothing of UIKit's views, screen or traits.
+          guard let image = Artwork.draw(row: row, slot: slot, style: style, isCancelled: isCancelled) else {
+            throw CancellationError()  // the row was configured again meanwhile: no one waits for it
+          }
+          return image
+        } apply: { rowCell, image in
+          rowCell.imageViews[slot].image = image  // in a pass, only if the cell still shows this row
+        }
       }
     }
     return rowCell
@@ -35,11 +110,19 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
 
   /// A row that came on screen: if its draws were parked when it left, they run again.
   func tableView(_ tableView: UITableView, willDisplay cell: UITableViewCell, forRowAt indexPath: IndexPath) {
-    IdleQueue.main.cellWillDisplay(cell, at: indexPath)
+    queue(for: path).cellWillDisplay(cell, at: indexPath)
   }
 
   /// A row that left the screen: its queued draws wait, so they never run before the rows now on screen.
   func tableView(_ tableView: UITableView, didEndDisplaying cell: UITableViewCell, forRowAt indexPath: IndexPath) {
-    IdleQueue.main.cellDidEndDisplaying(cell, at: indexPath)
+    queue(for: path).cellDidEndDisplaying(cell, at: indexPath)
   }
+}
+
+/// What a picture depends on: its row, its slot and the style it was drawn in. Draws for the same key share one
+/// render and one cached result.
+struct ArtworkKey: Hashable, Sendable {
+  let row: Int
+  let slot: Int
+  let style: Artwork.Style
 }

@@ -1,0 +1,274 @@
+// Issue 17: prepared tasks as an app writes them — draw and decode off the main thread, apply in an idle pass.
+// A diffable collection view's cells by item identifier, a content key, `resultBytes` from a `CGImage`,
+// `isCancelled` polled between steps, the plain key form (a header, a prefetch), a `Configuration` with
+// `workers` and `resultCacheLimit`, and the statistics' new fields. `../shared/ios-check/run` type-checks this
+// file against the iOS SDK as a client module of IdleWork. (The unit-test shape, with
+// `ManualPassDriver.runPreparations`, is in IdleWorkTesting, which the probes do not import.)
+import CoreText
+import Foundation
+import IdleWork
+import ImageIO
+import UIKit
+
+// MARK: The model: plain values a worker may hold
+
+/// A post of the feed: an identifier, a version that changes with an edit, and what is drawn from it.
+struct Post: Hashable, Sendable {
+  let id: UUID
+  let version: Int
+  let imageURL: URL
+  let caption: String
+}
+
+/// Everything a cell's picture depends on: two requests with equal keys share one render and one cached result.
+struct PictureKey: Hashable, Sendable {
+  let post: UUID
+  let version: Int
+  let pixelWidth: Int
+  let isDark: Bool
+}
+
+/// Read on the main thread from the collection view's traits, then captured by `prepare`: a worker's own traits
+/// are not the view's.
+struct DrawingStyle: Sendable {
+  let scale: CGFloat
+  let pointWidth: CGFloat
+  let isDark: Bool
+  let background: UIColor
+  let textColor: UIColor
+
+  @MainActor
+  init(_ view: UIView) {
+    let traits = view.traitCollection
+    scale = traits.displayScale
+    pointWidth = view.bounds.width
+    isDark = traits.userInterfaceStyle == .dark
+    background = UIColor.secondarySystemBackground.resolvedColor(with: traits)
+    textColor = UIColor.label.resolvedColor(with: traits)
+  }
+}
+
+/// A prefetch's key, apart from the cell tasks' (keyed by the item).
+struct Prefetch: Hashable {
+  let item: UUID
+}
+
+enum PictureError: Error {
+  case unreadable(URL)
+}
+
+// MARK: The drawing: only what is safe off the main thread
+
+enum PostPicture {
+  /// Step 1, ImageIO: a downsampled decode straight from the file.
+  static func decode(_ url: URL, maxPixels: Int) throws -> CGImage {
+    guard let source = CGImageSourceCreateWithURL(url as CFURL, [kCGImageSourceShouldCache: false] as CFDictionary),
+      let image = CGImageSourceCreateThumbnailAtIndex(
+        source, 0,
+        [
+          kCGImageSourceCreateThumbnailFromImageAlways: true, kCGImageSourceShouldCacheImmediately: true,
+          kCGImageSourceCreateThumbnailWithTransform: true, kCGImageSourceThumbnailMaxPixelSize: maxPixels,
+        ] as CFDictionary)
+    else { throw PictureError.unreadable(url) }
+    return image
+  }
+
+  /// Step 2, Core Text: the caption laid out once, on this thread (a framesetter is used by one thread at a time).
+  static func layOut(_ caption: String, width: CGFloat, color: UIColor) -> (frame: CTFrame, height: CGFloat) {
+    let text = NSAttributedString(
+      string: caption, attributes: [.font: UIFont.systemFont(ofSize: 15), .foregroundColor: color])
+    let framesetter = CTFramesetterCreateWithAttributedString(text)
+    let fit = CTFramesetterSuggestFrameSizeWithConstraints(
+      framesetter, CFRange(), nil, CGSize(width: width, height: .greatestFiniteMagnitude), nil)
+    let path = CGPath(rect: CGRect(x: 0, y: 0, width: width, height: ceil(fit.height)), transform: nil)
+    return (CTFramesetterCreateFrame(framesetter, CFRange(), path, nil), ceil(fit.height))
+  }
+
+  /// Step 3, `UIGraphicsImageRenderer`: the photo and the caption composed into one bitmap.
+  static func compose(_ photo: CGImage, caption: (frame: CTFrame, height: CGFloat), style: DrawingStyle) -> UIImage {
+    let width = style.pointWidth
+    let photoHeight = width * CGFloat(photo.height) / CGFloat(max(photo.width, 1))
+    let format = UIGraphicsImageRendererFormat()
+    format.scale = style.scale
+    format.opaque = true
+    let size = CGSize(width: width, height: photoHeight + caption.height)
+    return UIGraphicsImageRenderer(size: size, format: format).image { context in
+      style.background.setFill()
+      context.fill(CGRect(origin: .zero, size: size))
+      UIImage(cgImage: photo).draw(in: CGRect(x: 0, y: 0, width: width, height: photoHeight))
+      let cg = context.cgContext
+      cg.saveGState()
+      cg.translateBy(x: 0, y: size.height)  // Core Text draws with y up
+      cg.scaleBy(x: 1, y: -1)
+      CTFrameDraw(caption.frame, cg)
+      cg.restoreGState()
+    }
+  }
+
+  /// The whole render, polling `isCancelled` between its steps: a cell configured again stops it early.
+  static func render(_ post: Post, style: DrawingStyle, isCancelled: () -> Bool) throws -> UIImage {
+    let photo = try decode(post.imageURL, maxPixels: Int(style.pointWidth * style.scale))
+    if isCancelled() { throw CancellationError() }
+    let caption = layOut(post.caption, width: style.pointWidth, color: style.textColor)
+    if isCancelled() { throw CancellationError() }
+    return compose(photo, caption: caption, style: style)
+  }
+
+  /// A result's size for the cache: its bitmap's bytes, not the few bytes of a `UIImage` reference.
+  @Sendable static func bytes(_ image: UIImage) -> Int {
+    guard let cgImage = image.cgImage else { return 0 }
+    return cgImage.bytesPerRow * cgImage.height
+  }
+}
+
+// MARK: The screen
+
+final class PostCell: UICollectionViewCell {
+  let pictureView = UIImageView()
+}
+
+/// A feed of posts in a collection view with a diffable data source: cells are named by item identifier (posts
+/// move), pictures are prepared on the queue's workers and applied in its passes.
+final class PostFeedViewController: UIViewController, UICollectionViewDelegate,
+  UICollectionViewDataSourcePrefetching
+{
+  /// The screen's own queue: the scrolling-feed preset, two workers, 48 MB of pictures kept.
+  let queue: IdleQueue = {
+    var configuration = IdleQueue.Configuration.scrollingFeed()
+    configuration.workers = 2
+    configuration.resultCacheLimit = 48 << 20
+    return IdleQueue(configuration: configuration)
+  }()
+  /// The same, spelled out in the initialiser.
+  let thumbnails = IdleQueue(
+    configuration: IdleQueue.Configuration(
+      budget: .seconds(0.004), maximumQueueLength: 64, workers: 1, resultCacheLimit: 8 << 20))
+  var posts: [UUID: Post] = [:]
+  var collectionView: UICollectionView!
+  var dataSource: UICollectionViewDiffableDataSource<Int, UUID>!
+  let headerView = UIImageView()
+  private var headerTask: IdleTaskHandle?
+
+  deinit {
+    queue.invalidate()
+    thumbnails.invalidate()
+  }
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    collectionView = UICollectionView(
+      frame: view.bounds, collectionViewLayout: UICollectionViewFlowLayout())
+    collectionView.delegate = self
+    collectionView.prefetchDataSource = self
+    view.addSubview(collectionView)
+    let registration = UICollectionView.CellRegistration<PostCell, UUID> { [unowned self] cell, _, item in
+      configure(cell, for: item)
+    }
+    dataSource = UICollectionViewDiffableDataSource(collectionView: collectionView) { view, indexPath, item in
+      view.dequeueConfiguredReusableCell(using: registration, for: indexPath, item: item)
+    }
+  }
+
+  /// The cell form: bound to the item identifier, the picture shared and cached by content. A cached picture
+  /// is applied inside this call, so a reconfigured or reloaded cell never shows a blank frame.
+  func configure(_ cell: PostCell, for item: UUID) {
+    guard let post = posts[item] else { return }
+    let style = DrawingStyle(collectionView)
+    queue.bind(cell, to: item)
+    cell.pictureView.image = nil
+    let handle = queue.addTask(
+      for: cell, at: item,
+      content: PictureKey(
+        post: post.id, version: post.version, pixelWidth: Int(style.pointWidth * style.scale), isDark: style.isDark),
+      resultBytes: PostPicture.bytes
+    ) { isCancelled in
+      try PostPicture.render(post, style: style, isCancelled: isCancelled)
+    } apply: { cell, image in
+      cell.pictureView.image = image
+    }
+    if !handle.isPending { print("applied from the cache, in cellForItemAt") }
+  }
+
+  /// The plain key form, for a prefetch: discardable, so its render goes after those of cells on screen and is
+  /// dropped first when memory is short; its result lands in the cache, and a cell that asks for the same
+  /// content joins the render still running or applies the result kept.
+  func collectionView(_ collectionView: UICollectionView, prefetchItemsAt indexPaths: [IndexPath]) {
+    let style = DrawingStyle(collectionView)
+    for indexPath in indexPaths {
+      guard let item = dataSource.itemIdentifier(for: indexPath), let post = posts[item] else { continue }
+      queue.addTask(
+        key: Prefetch(item: item),
+        content: PictureKey(
+          post: post.id, version: post.version, pixelWidth: Int(style.pointWidth * style.scale),
+          isDark: style.isDark),
+        discardable: true, resultBytes: PostPicture.bytes
+      ) { isCancelled in
+        try PostPicture.render(post, style: style, isCancelled: isCancelled)
+      } apply: { _ in
+        // Nothing to show: the result waits in the cache for a cell that asks.
+      }
+    }
+  }
+
+  func collectionView(_ collectionView: UICollectionView, cancelPrefetchingForItemsAt indexPaths: [IndexPath]) {
+    for indexPath in indexPaths {
+      // Its own key: the cell's tasks are keyed by the item itself, and keep their render if they joined it.
+      if let item = dataSource.itemIdentifier(for: indexPath) { queue.cancelTasks(forKey: Prefetch(item: item)) }
+    }
+  }
+
+  func collectionView(
+    _ collectionView: UICollectionView, willDisplay cell: UICollectionViewCell, forItemAt indexPath: IndexPath
+  ) {
+    guard let item = dataSource.itemIdentifier(for: indexPath) else { return }
+    queue.cellWillDisplay(cell, at: item)  // its waiting render may start again
+  }
+
+  func collectionView(
+    _ collectionView: UICollectionView, didEndDisplaying cell: UICollectionViewCell, forItemAt indexPath: IndexPath
+  ) {
+    guard let item = dataSource.itemIdentifier(for: indexPath) else { return }
+    queue.cellDidEndDisplaying(cell, at: item)  // its render waits unstarted while it is off screen
+  }
+
+  /// The plain key form, with no content (nothing shared, nothing cached), an apply cost stated, and a handle.
+  func showHeader(from url: URL) {
+    headerTask?.cancel()
+    let scale = view.traitCollection.displayScale
+    headerTask = thumbnails.addTask(key: "header", estimatedCost: 0.0005) { _ in
+      let decoded = try PostPicture.decode(url, maxPixels: Int(390 * scale))
+      return UIImage(cgImage: decoded, scale: scale, orientation: .up).preparingForDisplay() ?? UIImage()
+    } apply: { [weak self] image in
+      self?.headerView.image = image
+    }
+  }
+
+  /// A raw Core Graphics bitmap context, also safe off the main thread; the value is a `CGImage`.
+  func showPlaceholder(in imageView: UIImageView, pixels: Int) {
+    thumbnails.addTask(
+      key: "placeholder", content: pixels,
+      resultBytes: { (image: CGImage) in image.bytesPerRow * image.height }
+    ) { _ in
+      let context = CGContext(
+        data: nil, width: pixels, height: pixels, bitsPerComponent: 8, bytesPerRow: 0,
+        space: CGColorSpaceCreateDeviceRGB(), bitmapInfo: CGImageAlphaInfo.noneSkipFirst.rawValue)
+      context?.setFillColor(gray: 0.9, alpha: 1)
+      context?.fill(CGRect(x: 0, y: 0, width: pixels, height: pixels))
+      guard let image = context?.makeImage() else { throw CancellationError() }
+      return image
+    } apply: { image in
+      imageView.image = UIImage(cgImage: image)
+    }
+  }
+
+  /// What the queue did with every request.
+  func logStatistics() {
+    let s = queue.statistics
+    let accounted = s.executed + s.skippedAsStale + s.evicted + s.cancelled + s.failed + s.pending
+    assert(s.added == accounted)
+    print(
+      "applied \(s.executed), stale \(s.skippedAsStale) (\(s.staleAfterPrepare) after their render), "
+        + "evicted \(s.evicted), cancelled \(s.cancelled), failed \(s.failed), pending \(s.pending), "
+        + "wasted renders \(s.wastedPreparations), longest pass \(s.longestPassDuration * 1000) ms")
+  }
+}
