@@ -97,9 +97,8 @@ public final class IdleQueue {
     /// Worker threads at most that run prepared tasks' `prepare` off the main thread (see
     /// ``IdleQueue/addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``); they start
     /// when such work comes and end after 10 s without any, and when the queue ends. `1...Int.max`; anything
-    /// else stops the program with a message naming it. Default: one fewer than the active cores, at least 1
-    /// and at most 4 — the main thread keeps a core of its own for input and frames (see the *Preparing off
-    /// the main thread* article for the measurement behind it).
+    /// else stops the program with a message naming it. Default: the active cores, at most 6 — measured
+    /// in FeedDemo against one fewer and twice as many (see the *Preparing off the main thread* article).
     public var workers: Int
     /// Bytes of prepared results kept by their `content` key, so that a row shown again, or reloaded with
     /// the same content, applies at once instead of preparing again; least recently used results go first,
@@ -111,9 +110,9 @@ public final class IdleQueue {
     /// The observer's order; tests and the benchmark change it, apps have no reason to.
     var observerOrder = IdleQueue.observerOrder
 
-    /// The default ``workers``: one fewer than the active cores, within 1...4.
+    /// The default ``workers``: the active cores, within 1...6.
     @usableFromInline static var defaultWorkers: Int {
-      min(max(ProcessInfo.processInfo.activeProcessorCount - 1, 1), 4)
+      min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 6)
     }
 
     /// Creates a configuration; every parameter has the default a feed wants.
@@ -125,8 +124,8 @@ public final class IdleQueue {
     ///     DWURunLoopWorkDistribution (ten rows of three-image cells).
     ///   - scrollingSlack: opt-in work during scrolls; default `nil`.
     ///   - frameDeadline: opt-in frame clock, seconds until the next frame must be committed; default `nil`.
-    ///   - workers: worker threads for prepared tasks, in `1...Int.max`; default one fewer than the active
-    ///     cores, within 1...4.
+    ///   - workers: worker threads for prepared tasks, in `1...Int.max`; default the active cores, within
+    ///     1...6.
     ///   - resultCacheLimit: bytes of prepared results kept by content, in `0...Int.max`; default 0 (none).
     public init(
       modes: [RunLoop.Mode] = [.default], budget: Budget = .tasks(1), maximumQueueLength: Int = 30,
