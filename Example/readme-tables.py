@@ -4,6 +4,7 @@
     Example/readme-tables.py Example/results.json Example/runs/*.json
     Example/readme-tables.py --verify-readme README.md Example/results.json Example/runs/*.json
     Example/readme-tables.py --check NEW.json Example/results.json Example/runs/*.json
+    Example/readme-tables.py --svg Example/feeddemo-headline.svg Example/results.json Example/runs/*.json
 
 Each figure is the median of the first document (the committed `Example/results.json`); its [min–max] spans
 the runs of every document given (the committed full runs made on fresh clones, `Example/runs/`), so the
@@ -75,6 +76,11 @@ HEADLINE = [
     ("flicker", "Flicker", 0),
 ]
 RECOMMENDED = {"mainThread": "idleWorkFeed", "background": "idleWorkPrepare"}
+# The chart's legend: short names.
+CHART_NAMES = {"idleWorkFeed": "IdleWork, main thread", "idleWorkPrepare": "IdleWork, background",
+               "runLoopQueue": "Texture ASRunLoopQueue", "workItem": "DispatchWorkItem per draw",
+               "textureAsync": "Texture async display", "msCachedAsync": "MSCachedAsyncViewDrawing",
+               "yyAsyncLayer": "YYAsyncLayer", "asyncDraw": "AsyncDraw"}
 
 
 def is_v3(document):
@@ -203,9 +209,8 @@ def cost_table(documents, profile, rates, rate_label):
     print()
 
 
-def headline_table(documents):
-    """The recommended setup of each kind against the best peer of its kind, every profile at every rate."""
-    first = documents[0]
+def headline_rows(first):
+    """The headline's strategies: each kind's recommended setup, then the best peer of its kind."""
     kind = kinds(first)
     rate = first["profiles"][0]["rates"][0]["refreshHz"]
 
@@ -225,6 +230,14 @@ def headline_table(documents):
             rows.append(min(smooth, key=lambda n: total(n, "blankCellSeconds")))
         elif peers:
             rows.append(min(peers, key=lambda n: total(n, "droppedFrames")))
+    return rows
+
+
+def headline_table(documents):
+    """The recommended setup of each kind against the best peer of its kind, every profile at every rate."""
+    first = documents[0]
+    kind = kinds(first)
+    rows = headline_rows(first)
     print("#### The recommended setups against the best peer of their kind\n")
     profiles = [p["name"] for p in first["profiles"]]
     rates = [r["refreshHz"] for r in first["profiles"][0]["rates"]]
@@ -268,13 +281,74 @@ def throughput_table(documents):
 
 
 def tables(documents):
+    """What the README prints: for FeedDemo v3 documents the headline table alone (the full tables are in
+    Example/RESULTS.md); for older ones every table."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         if is_v3(documents[0]):
             headline_table(documents)
-        feed_tables(documents)
-        throughput_table(documents)
+        else:
+            feed_tables(documents)
+            throughput_table(documents)
     return out.getvalue()
+
+
+def headline_svg(documents):
+    """The README's chart: blank cell·s (median, with the [min–max] of every document as a whisker) of the
+    headline's strategies in every profile, one panel per refresh rate; a bar's label says its dropped frames
+    when there were any."""
+    first = documents[0]
+    rows = headline_rows(first)
+    kind = kinds(first)
+    profiles = [p["name"] for p in first["profiles"]]
+    rates = [r["refreshHz"] for r in first["profiles"][0]["rates"]]
+    colours = ["#1f6feb", "#8c959f", "#1a7f37", "#bf8700"]
+    bar, gap, left, top, panel_height = 14, 22, 60, 52, 190
+    group = len(rows) * bar + gap
+    width = max(left + len(profiles) * group + 20, left + len(rows) * 200, 720)
+    height = top + len(rates) * (panel_height + 40) + 10
+    blank = lambda d, p, r, n: feed_stats(d, p, r, n, "blankCellSeconds")
+    highest = max(max(value(blank(d, p, r, n)["max"]) for d in documents)
+                  for p in profiles for r in rates for n in rows)
+    highest = highest if highest not in (0, math.inf) else 1
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
+           f'font-size="11"><rect width="100%" height="100%" fill="white"/>',
+           f'<text x="{left}" y="16" font-size="13" font-weight="bold">Blank cell·s (lower is better): each kind\'s '
+           f'recommended IdleWork setup against its best peer</text>']
+    for i, name in enumerate(rows):
+        x = left + i * 200
+        label = CHART_NAMES.get(name, NAMES.get(name, name).replace("*", "").replace("`", ""))
+        out.append(f'<rect x="{x}" y="26" width="10" height="10" fill="{colours[i % 4]}"/>'
+                   f'<text x="{x + 14}" y="35">{label}</text>')
+    for k, rate in enumerate(rates):
+        base = top + k * (panel_height + 40) + panel_height
+        out.append(f'<text x="8" y="{base - panel_height + 10}" font-weight="bold">{rate} Hz</text>')
+        out.append(f'<line x1="{left - 4}" y1="{base}" x2="{width - 10}" y2="{base}" stroke="#444"/>')
+        out.append(f'<text x="{left - 6}" y="{base - panel_height + 10}" text-anchor="end">{highest:.2f}</text>')
+        out.append(f'<text x="{left - 6}" y="{base}" text-anchor="end">0</text>')
+        for j, profile in enumerate(profiles):
+            gx = left + j * group
+            out.append(f'<text x="{gx + len(rows) * bar / 2}" y="{base + 14}" text-anchor="middle">{profile}</text>')
+            for i, name in enumerate(rows):
+                stats = [blank(d, profile, rate, name) for d in documents]
+                median = value(stats[0]["median"])
+                low = min(value(st["min"]) for st in stats)
+                high = max(value(st["max"]) for st in stats)
+                h = lambda v: min(v, highest) / highest * (panel_height - 20)
+                x = gx + i * bar
+                out.append(f'<rect x="{x}" y="{base - h(median):.1f}" width="{bar - 2}" height="{h(median):.1f}" '
+                           f'fill="{colours[i % 4]}"><title>{name} {profile} {rate} Hz: {text(median, 2)} '
+                           f'[{text(low, 2)}–{text(high, 2)}]</title></rect>')
+                cx = x + (bar - 2) / 2
+                out.append(f'<line x1="{cx}" y1="{base - h(low):.1f}" x2="{cx}" y2="{base - h(high):.1f}" stroke="#000"/>')
+                dropped = feed_stats(first, profile, rate, name, "droppedFrames")["median"]
+                if dropped:
+                    out.append(f'<text x="{cx}" y="{base - h(high) - 3:.1f}" text-anchor="middle" fill="#cf222e" '
+                               f'font-size="9">{dropped:.0f}✕</text>')
+    out.append(f'<text x="{left}" y="{height - 4}" fill="#555">Bars: medians of Example/results.json; whiskers: '
+               f'[min–max] over every committed full run; red N✕: N dropped frames (median).</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
 
 
 def number(shown):
@@ -317,6 +391,12 @@ def main(arguments):
             sys.exit(f"readme-tables: {arguments[1]} does not hold the tables of {', '.join(arguments[2:])} "
                      "(regenerate them with Example/readme-tables.py)")
         print(f"readme-tables: {arguments[1]} holds the tables of {len(arguments) - 2} documents")
+        return
+    if arguments and arguments[0] == "--svg":
+        if len(arguments) < 3:
+            sys.exit("usage: readme-tables.py --svg OUT.svg results.json [more.json ...]")
+        with open(arguments[1], "w", encoding="utf-8") as out:
+            out.write(headline_svg([json.load(open(path)) for path in arguments[2:]]))
         return
     if not arguments:
         sys.exit("usage: readme-tables.py results.json [more.json ...]")
