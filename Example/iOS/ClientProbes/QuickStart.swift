@@ -1,6 +1,7 @@
-// The README's code as an app would write it: the first screen's snippet and the Quick start, verbatim inside
-// the scaffolding they assume. `../shared/ios-check/run` type-checks this file against the iOS SDK as a client
-// module of IdleWork; if the README's code stops compiling, CI fails.
+// The README's code as an app would write it: the Quick start (the recommended setup, the prepared-task variant and
+// the minimal variant on `IdleQueue.main`) and its other snippets, verbatim inside the scaffolding they assume.
+// `../shared/ios-check/run` type-checks this file against the iOS SDK as a client module of IdleWork; if the
+// README's code stops compiling, CI fails.
 import IdleWork
 import UIKit
 
@@ -24,6 +25,7 @@ struct FeedImage {
 /// A feed item.
 struct FeedItem {
   let title: String
+  let caption: String
   let images: [FeedImage]
 }
 
@@ -33,7 +35,52 @@ final class FeedCell: UITableViewCell {
   let imageViews = [UIImageView(), UIImageView(), UIImageView()]
 }
 
-// MARK: The README's first screen
+// MARK: The README's Quick start: the recommended setup for a feed
+
+final class FeedViewController: UITableViewController {
+  let queue = IdleQueue(configuration: .scrollingFeed())  // the screen's own; it ends when the screen goes
+
+  override func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+    let cell = tableView.dequeueReusableCell(withIdentifier: "Feed", for: indexPath)
+    queue.bind(cell, to: indexPath)  // a new configuration: the cell's earlier draws are stale
+    cell.textLabel?.text = "Row \(indexPath.row)"  // cheap work stays synchronous
+    for slot in 0..<3 {
+      queue.addTask(for: cell, at: indexPath) { cell in
+        // Runs between frames, only if `cell` still shows this configuration of `indexPath`.
+        let view = cell.contentView.viewWithTag(slot + 1) as? UIImageView
+        view?.image = ImageRenderer.drawRoundedThumbnail(slot)  // a few ms of real drawing
+      }
+    }
+    return cell
+  }
+
+  override func tableView(_ tableView: UITableView, willDisplay cell: UITableViewCell, forRowAt indexPath: IndexPath) {
+    queue.cellWillDisplay(cell, at: indexPath)  // shown again: its waiting draws may run
+  }
+
+  override func tableView(
+    _ tableView: UITableView, didEndDisplaying cell: UITableViewCell, forRowAt indexPath: IndexPath
+  ) {
+    queue.cellDidEndDisplaying(cell, at: indexPath)  // off screen: its draws wait behind the visible rows'
+  }
+}
+
+// MARK: The README's Quick start: the prepared-task variant
+
+extension FeedViewController {
+  /// The same cell's three draws as prepared tasks, as the README's second snippet writes them.
+  func queuePreparedDraws(for cell: UITableViewCell, at indexPath: IndexPath) {
+    for slot in 0..<3 {
+      queue.addTask(for: cell, at: indexPath, content: [indexPath.row, slot]) { isCancelled in
+        ImageRenderer.drawRoundedThumbnail(slot)  // on a worker thread: UIGraphicsImageRenderer is safe there
+      } apply: { cell, image in
+        (cell.contentView.viewWithTag(slot + 1) as? UIImageView)?.image = image  // on the main thread
+      }
+    }
+  }
+}
+
+// MARK: The README's Quick start: the minimal variant, on `IdleQueue.main`
 
 @MainActor
 func configureFirstScreen(_ cell: FeedCell, at indexPath: IndexPath, with item: FeedItem) {
@@ -47,35 +94,31 @@ func configureFirstScreen(_ cell: FeedCell, at indexPath: IndexPath, with item: 
   }
 }
 
-// MARK: The README's Quick start
+// MARK: The README's other snippets
 
-final class FeedViewController: UITableViewController {
-  override func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
-    let cell = tableView.dequeueReusableCell(withIdentifier: "Feed", for: indexPath)
-    IdleQueue.main.bind(cell, to: indexPath)  // a new configuration: the cell's earlier tasks are stale
-    cell.textLabel?.text = "Row \(indexPath.row)"  // cheap work stays synchronous
-    for slot in 0..<3 {
-      IdleQueue.main.addTask(for: cell, at: indexPath) { cell in
-        // Runs in a later idle pass, only if `cell` still shows this configuration of `indexPath`.
-        let view = cell.contentView.viewWithTag(slot + 1) as? UIImageView
-        view?.image = ImageRenderer.drawRoundedThumbnail(slot)  // a few ms of real drawing
-      }
-    }
-    return cell
-  }
-
-  override func tableView(_ tableView: UITableView, willDisplay cell: UITableViewCell, forRowAt indexPath: IndexPath) {
-    IdleQueue.main.cellWillDisplay(cell, at: indexPath)  // shown again: its waiting draws may run
-  }
-
-  override func tableView(
-    _ tableView: UITableView, didEndDisplaying cell: UITableViewCell, forRowAt indexPath: IndexPath
-  ) {
-    IdleQueue.main.cellDidEndDisplaying(cell, at: indexPath)  // off screen: its draws wait
+/// Text measured on the main thread (the README's `perform` example).
+struct TextLayout {
+  let height: CGFloat
+  @MainActor init(measuring caption: String) {
+    let label = UILabel()
+    label.numberOfLines = 0
+    label.text = caption
+    height = label.sizeThatFits(CGSize(width: 320, height: CGFloat.greatestFiniteMagnitude)).height
   }
 }
 
-// MARK: The README's other one-liners
+/// The README's `perform` line.
+@MainActor
+func readmePerform(queue: IdleQueue, indexPath: IndexPath, item: FeedItem) async throws -> CGFloat {
+  let layout = try await queue.perform(key: indexPath) { TextLayout(measuring: item.caption) }  // in an idle pass
+  return layout.height
+}
+
+/// The README's "Background threads": a screen's queue ends with its `deinit`.
+final class ScreenWithItsOwnQueue: UIViewController {
+  let queue = IdleQueue(configuration: .scrollingFeed())
+  deinit { queue.invalidate() }
+}
 
 @MainActor
 func otherReadmeSnippets(queue: IdleQueue, indexPath: IndexPath) async throws {
