@@ -6,7 +6,8 @@ import XCTest
 /// An app's unit test, written against the public API only (no `@testable`): `IdleWorkTesting` keeps
 /// working for apps although the pass-driver protocol is not public.
 final class PublicUsageTests: XCTestCase {
-  /// The clock example of the "Testing code that uses IdleWork" article, as written there.
+  /// The clock example of the "Testing code that uses IdleWork" article, in XCTest form (the article shows it with
+  /// Swift Testing: TestingArticleTests).
   func testTheTestingArticlesClockExample() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
