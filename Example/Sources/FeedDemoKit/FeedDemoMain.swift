@@ -34,15 +34,19 @@ public enum FeedDemoMain {
           ("\(directory)/feeddemo-\(profile.rawValue).svg", SVGChart.render(report, profile: profile), "chart"))
       }
     }
+    var written: [(path: String, what: String)] = []
     for output in outputs {
       do {
         try output.text.write(toFile: output.path, atomically: true, encoding: .utf8)
-        FileHandle.standardError.write(Data("FeedDemo: \(output.what) written to \(output.path)\n".utf8))
+        written.append((output.path, output.what))
       } catch {
         FileHandle.standardError.write(Data("FeedDemo: cannot write \(output.path): \(error)\n".utf8))
         return 1
       }
     }
+    // The closing words, on stderr (stdout stays the tables or the JSON document alone).
+    let closing = [""] + Verdict.lines(report) + [Verdict.savedLine(written, printedJSON: options.json)]
+    FileHandle.standardError.write(Data((closing.joined(separator: "\n") + "\n").utf8))
     return 0
   }
 }

@@ -27,9 +27,9 @@ struct Stat: Sendable, Equatable {
   }
 }
 
-/// `value` with `digits` decimals; "inf" for infinity ("never"), "-" for NaN.
+/// `value` with `digits` decimals; "never" for infinity (content that never completed), "-" for NaN.
 func fmt(_ value: Double, _ digits: Int) -> String {
-  guard value.isFinite else { return value > 0 ? "inf" : "-" }
+  guard value.isFinite else { return value > 0 ? "never" : "-" }
   var result = String(Int64((abs(value) * pow10(digits)).rounded()))
   if digits > 0 {
     while result.count <= digits { result = "0" + result }

@@ -45,7 +45,7 @@ enum TableReport {
         lines.append("| strategy | " + columns.map(\.title).joined(separator: " | ") + " |")
         lines.append("|---|" + String(repeating: "---|", count: columns.count))
         for figure in figures {
-          let name = figure.strategy.isRecommended ? "**\(figure.strategy.rawValue)**" : figure.strategy.rawValue
+          let name = Self.name(figure.strategy)
           let cells = columns.map { (figure.stats[$0.metric] ?? Stat([])).text($0.metric.digits) }
           lines.append("| \(name) | " + cells.joined(separator: " | ") + " |")
         }
@@ -53,7 +53,7 @@ enum TableReport {
         lines.append("| strategy | kind | " + costColumns.map(\.title).joined(separator: " | ") + " |")
         lines.append("|---|---|" + String(repeating: "---|", count: costColumns.count))
         for figure in figures {
-          let name = figure.strategy.isRecommended ? "**\(figure.strategy.rawValue)**" : figure.strategy.rawValue
+          let name = Self.name(figure.strategy)
           let cells = costColumns.map { (figure.stats[$0.metric] ?? Stat([])).text($0.metric.digits) }
           lines.append("| \(name) | \(figure.strategy.kindName) | " + cells.joined(separator: " | ") + " |")
         }
@@ -76,7 +76,7 @@ enum TableReport {
         for figure in figures {
           let t = { (metric: ThroughputMetric) in (figure.stats[metric] ?? Stat([])).text(metric.digits) }
           lines.append(
-            "| \(figure.strategy.rawValue) | \(t(.tasksPerSecond)) | \(t(.idealTasksPerSecond)) | \(t(.ratioToIdeal)) | "
+            "| \(figure.strategy.reportName) | \(t(.tasksPerSecond)) | \(t(.idealTasksPerSecond)) | \(t(.ratioToIdeal)) | "
               + "\(t(.droppedFrames)) | \(t(.droppedFramesAfterWindow)) | \(t(.timedOut)) |")
         }
       }
@@ -90,7 +90,7 @@ enum TableReport {
       lines.append("| Array.append | \(append.text(1)) | 1 |")
       for entry in report.enqueue {
         let ratio = append.median > 0 ? fmt(entry.stat.median / append.median, 1) : "-"
-        lines.append("| \(entry.strategy.rawValue) | \(entry.stat.text(1)) | \(ratio) |")
+        lines.append("| \(entry.strategy.reportName) | \(entry.stat.text(1)) | \(ratio) |")
       }
     }
     lines.append("")
@@ -98,11 +98,16 @@ enum TableReport {
     return lines.joined(separator: "\n")
   }
 
+  /// A strategy's name in a table: the README's, then its identifier; the recommended setups in bold.
+  static func name(_ strategy: StrategyKind) -> String {
+    strategy.isRecommended ? "**\(strategy.displayName)** · `\(strategy.rawValue)`" : strategy.reportName
+  }
+
   static let legend = [
     "dropped: frames whose commit ended after the next vsync, plus vsyncs no frame served (fling / back /",
     "drag: by motion phase). blank cell·s: visible cells' missing images over the flings and the slow drag.",
-    "content: scroll stop (reload: the reload) → every visible cell shows its images; bound: those draws",
-    "measured in isolation. stale: draws that showed a row's old content; off-screen: wasted draws;",
+    "content: scroll stop (reload: the reload) → every visible cell shows its images (0: all drawn during the",
+    "motion; never: not within the fill timeout); bound: those draws measured in isolation. stale: draws that showed a row's old content; off-screen: wasted draws;",
     "vis. evicted: draws a queue limit dropped while their cell was on screen. idle: at rest, nothing queued.",
     "blank bound: the blank cell·s no strategy drawing rows once they appear (not in their frame) can beat with",
     "the machine's cores. CPU: all threads (getrusage), main: the main thread, first fling → end of rest. draws:",
