@@ -59,13 +59,18 @@ final class FeedCell: UITableViewCell {
   let imageViews = [UIImageView(), UIImageView(), UIImageView()]
 }
 
-@MainActor
-func landingPageExample(cell: FeedCell, at indexPath: IndexPath, item: Item) {
-  // In tableView(_:cellForRowAt:):
-  IdleQueue.main.bind(cell, to: indexPath)  // a new configuration: the cell's earlier tasks are stale
-  cell.titleLabel.text = item.title  // the cheap parts at once
-  for (slot, photo) in item.photos.enumerated() {
-    IdleQueue.main.addTask(for: cell, at: indexPath) { cell in cell.imageViews[slot].image = photo.rendered() }
+/// The landing page's screen: the queue is a stored property, the rest is `cellForRowAt`'s.
+final class LandingPageViewController: UITableViewController {
+  // The feed screen's own queue, set up for scrolling (a stored property of the view controller):
+  let queue = IdleQueue(configuration: .scrollingFeed())
+
+  func landingPageExample(cell: FeedCell, at indexPath: IndexPath, item: Item) {
+    // In tableView(_:cellForRowAt:):
+    queue.bind(cell, to: indexPath)  // a new configuration: the cell's earlier tasks are stale
+    cell.titleLabel.text = item.title  // the cheap parts at once
+    for (slot, photo) in item.photos.enumerated() {
+      queue.addTask(for: cell, at: indexPath) { cell in cell.imageViews[slot].image = photo.rendered() }
+    }
   }
 }
 
