@@ -251,6 +251,10 @@ public final class IdleQueue {
     self.init(
       scheduler: IdleScheduler(driver: driver, budget: nil, stopsWhenEmpty: true), priority: 0,
       configuration: configuration)
+    // Made on the main actor, which is not always the main thread: Swift Testing runs a `@MainActor @Test` on
+    // another thread on Linux, where the start the initializer sends through the main queue would come late or
+    // never. Start now (a second start does nothing).
+    core.start()
   }
 
   /// Creates a queue served by a shared `scheduler`, which gives all its queues one observer and one
