@@ -45,7 +45,7 @@ struct Benchmark {
             progress(
               "  run \(run)/\(options.runs) \(profile.rawValue) \(hz) Hz \(kind.displayName): dropped "
                 + "\(fmt(result[.droppedFrames], 0)), blank \(fmt(result[.blankCellSeconds], 2)) cell·s, "
-                + "\(Self.contentText(result)), stale "
+                + "\(Self.contentText(result, profile: profile)), stale "
                 + "\(fmt(result[.staleExecutions], 0)), vis.evicted \(fmt(result[.visibleTasksEvicted], 0)), wakes/s "
                 + "\(fmt(result[.idleWakeupsPerSecond], 1)), CPU \(fmt(result[.cpuMs], 0)) ms (main "
                 + "\(fmt(result[.mainThreadCpuMs], 0))), wasted \(fmt(result[.rendersWasted], 0)), wrong-cell "
@@ -161,13 +161,15 @@ struct Benchmark {
     return Stat(samples).median + Double(sink & 1) * 1e-9
   }
 
-  /// When the visible content was complete, in words: at the scroll's stop (drawn during the motion), so many ms
-  /// after it (and that over the draws' own time in isolation), or never (not within the fill timeout).
-  static func contentText(_ result: ScenarioResult) -> String {
+  /// When the visible content was complete, in words: at the scroll's stop (drawn during the motion) or the
+  /// reload, so many ms after it (and that over the draws' own time in isolation), or never (not within the fill
+  /// timeout).
+  static func contentText(_ result: ScenarioResult, profile: Profile) -> String {
     let ms = result[.contentCompleteMs]
+    let start = profile.rawValue.hasPrefix("reload") ? "the reload" : "the stop"
     if !ms.isFinite { return "content never complete" }
-    if ms == 0 { return "content complete at the stop" }
-    return "content complete \(fmt(ms, 0)) ms after the stop (×\(fmt(result[.contentRatio], 2)) the bound)"
+    if ms == 0 { return "content complete at \(start)" }
+    return "content complete \(fmt(ms, 0)) ms after \(start) (×\(fmt(result[.contentRatio], 2)) the bound)"
   }
 
   /// `FEEDDEMO_DEBUG=1` lists every frame with drops on stderr.

@@ -58,7 +58,7 @@ enum Verdict {
     let smooth = measured.filter { kind in places.allSatisfy { (median(kind, $0, .droppedFrames) ?? 1) == 0 } }
     lines.append(
       "- No dropped frame anywhere: "
-        + (smooth.isEmpty ? "none of the strategies." : smooth.map(\.displayName).joined(separator: ", ") + "."))
+        + (smooth.isEmpty ? "none of the strategies." : smooth.map(\.displayName).joined(separator: "; ") + "."))
 
     for recommended in [StrategyKind.idleWorkFeed, .idleWorkPrepare] where measured.contains(recommended) {
       let kindLabel = recommended.isBackground ? "Background" : "Main thread"
@@ -67,7 +67,7 @@ enum Verdict {
         guard let dropped = median(recommended, place, .droppedFrames), dropped > 0 else { return nil }
         return "\(name(place)) (\(fmt(dropped, 0)))"
       }
-      sentence += drops.isEmpty ? "dropped no frame" : "dropped frames in " + drops.joined(separator: ", ")
+      sentence += drops.isEmpty ? "dropped no frame" : "dropped frames in " + drops.joined(separator: "; ")
       let faults = [ScenarioMetric.wrongCellApplies, .flicker].filter { total(recommended, $0) > 0 }
       if !faults.isEmpty {
         let words: [ScenarioMetric: String] = [.wrongCellApplies: "wrong-cell applies", .flicker: "flicker"]
@@ -98,7 +98,7 @@ enum Verdict {
         else { return nil }
         return "\(name(place)) (\(fmt(mine, 0)) against \(fmt(theirs, 0)))"
       }
-      sentence += ". The best \(kindLabel.lowercased()) peer, \(best.displayName), "
+      sentence += ". The best \(recommended.isBackground ? "background" : "main-thread") peer, \(best.displayName), "
       let peerDrops = total(best, .droppedFrames)
       sentence += peerDrops == 0 ? "dropped no frame" : "dropped \(fmt(peerDrops, 0)) frames in all"
       if lostOnBlank.isEmpty && lostOnDrops.isEmpty {
@@ -106,10 +106,10 @@ enum Verdict {
       } else {
         var losses: [String] = []
         if !lostOnBlank.isEmpty {
-          losses.append("more blank cell·s in " + lostOnBlank.joined(separator: ", "))
+          losses.append("more blank cell·s in " + lostOnBlank.joined(separator: "; "))
         }
         if !lostOnDrops.isEmpty {
-          losses.append("more dropped frames in " + lostOnDrops.joined(separator: ", "))
+          losses.append("more dropped frames in " + lostOnDrops.joined(separator: "; "))
         }
         sentence += ". IdleWork lost to it with " + losses.joined(separator: "; and with ") + "."
       }

@@ -106,13 +106,15 @@ enum TableReport {
   static let legend = [
     "dropped: frames whose commit ended after the next vsync, plus vsyncs no frame served (fling / back /",
     "drag: by motion phase). blank cell·s: visible cells' missing images over the flings and the slow drag.",
-    "content: scroll stop (reload: the reload) → every visible cell shows its images (0: all drawn during the",
-    "motion; never: not within the fill timeout); bound: those draws measured in isolation. stale: draws that showed a row's old content; off-screen: wasted draws;",
+    "content: scroll stop (reload: the reload) → every visible cell shows its images (0: all drawn during",
+    "the motion; never: not within the fill timeout); bound: those draws measured in isolation.",
+    "stale: draws that showed a row's old content; off-screen: wasted draws;",
     "vis. evicted: draws a queue limit dropped while their cell was on screen. idle: at rest, nothing queued.",
     "blank bound: the blank cell·s no strategy drawing rows once they appear (not in their frame) can beat with",
     "the machine's cores. CPU: all threads (getrusage), main: the main thread, first fling → end of rest. draws:",
     "images drawn on main or rendered off it; wasted: rendered, never applied; wrong-cell: applied to a cell",
     "showing another row/version; flicker: a visible image lost (seen by a commit) then set again to the same",
     "content; threads: threads the strategy used; result bytes: peak bytes of rendered results alive.",
+    "strategy: the README's name, then the identifier --strategies and the JSON use; the recommended in bold.",
   ]
 }
