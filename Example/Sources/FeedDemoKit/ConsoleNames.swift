@@ -53,7 +53,10 @@ enum Verdict {
     }
     func name(_ place: (profile: Profile, hz: Int)) -> String { "\(place.profile.rawValue) \(place.hz) Hz" }
     let measured = report.options.strategies
-    var lines = ["Verdict (medians of \(report.options.runs) run(s), \(places.count) profile-rates):"]
+    var lines = [
+      "Verdict (medians of \(report.options.runs) run(s), \(places.count) profile-rates; a difference of a few "
+        + "hundredths may be noise, see the [min–max] ranges):"
+    ]
 
     let smooth = measured.filter { kind in places.allSatisfy { (median(kind, $0, .droppedFrames) ?? 1) == 0 } }
     lines.append(
