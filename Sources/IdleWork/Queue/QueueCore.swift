@@ -16,9 +16,9 @@ final class QueueCore {
   let scrolling: PassPlanner.Scrolling
   /// Whether this is ``main``, which cannot be invalidated.
   nonisolated let isShared: Bool
-  /// The frame clock, if the configuration fits passes to frames and has one. Made by ``start()`` on the main thread (a source's
-  /// factory is main-actor); `nil` until then. Exclusivity is not checked at run time, as for ``list``: it
-  /// is assigned once, by ``start()``, a main-actor call that runs no task.
+  /// The frame clock, if the configuration fits passes to frames and has one. Made by ``start()`` on the main
+  /// thread (a source's factory is main-actor); `nil` until then. Exclusivity is not checked at run time, as
+  /// for ``list``: it is assigned once, by ``start()``, a main-actor call that runs no task.
   @exclusivity(unchecked) var frameClock: FrameClock?
   /// What ``start()`` needs, kept from the initializer (which may run on any thread); `nil` once started.
   var startup: Startup?
