@@ -51,7 +51,9 @@ final class QueueLifetimeTests: XCTestCase {
   func testAQueueCreatedOnABackgroundThreadRunsWorkAddedBeforeItStarted() {
     MainActor.assumeIsolated {
       let ran = LockedBox<[String]>([])
-      let queue = madeOnABackgroundThread(.init(budget: .tasks(10), scrolling: .fitToFrames(timeUntilNextFrame: { nil }))) { queue in
+      let queue = madeOnABackgroundThread(
+        .init(budget: .tasks(10), scrolling: .fitToFrames(timeUntilNextFrame: { nil }))
+      ) { queue in
         queue.addTaskFromAnyThread(key: "background") {
           ran.update { $0.append("background on main: \(Thread.isMainThread)") }
         }

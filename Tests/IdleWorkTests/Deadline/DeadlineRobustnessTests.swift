@@ -19,7 +19,9 @@ final class DeadlineRobustnessTests: XCTestCase {
   func testADeadlineThatStaysPassedNeitherSpinsNorStarves() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(budget: .tasks(5), scrolling: .fitToFrames(timeUntilNextFrame: { -0.005 })))
+      let queue = IdleQueue(
+        driver: driver, configuration: .init(budget: .tasks(5), scrolling: .fitToFrames(timeUntilNextFrame: { -0.005 }))
+      )
       var ran = false
       queue.addTask(key: "draw") { ran = true }
       XCTAssertEqual(driver.drain(maximumPasses: 10_000), 1, "one pass, then no pass is asked for at once")

@@ -27,7 +27,9 @@ final class FrameDeadlineTests: XCTestCase {
     let driver = ManualPassDriver()
     let frames = Frames(driver, deadline: deadline)
     let queue = IdleQueue(
-      driver: driver, configuration: .init(budget: budget, maximumQueueLength: 100, scrolling: .fitToFrames(timeUntilNextFrame: { frames.timeLeft })))
+      driver: driver,
+      configuration: .init(
+        budget: budget, maximumQueueLength: 100, scrolling: .fitToFrames(timeUntilNextFrame: { frames.timeLeft })))
     return (queue, driver, frames)
   }
 
@@ -375,8 +377,9 @@ final class FrameDeadlineTests: XCTestCase {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       var timeLeft: TimeInterval? = 0.003
-      let configuration = IdleQueue.Configuration.scrollingFeed(timeUntilNextFrame: { MainActor.assumeIsolated { timeLeft } }
-      )
+      let configuration = IdleQueue.Configuration.scrollingFeed(timeUntilNextFrame: {
+        MainActor.assumeIsolated { timeLeft }
+      })
       XCTAssertTrue(configuration.scrolling.fitsToFrames)
       XCTAssertEqual(configuration.budget, .seconds(1.0 / 60))
       let queue = IdleQueue(driver: driver, configuration: configuration)

@@ -191,7 +191,8 @@ private enum BadInput: String, CaseIterable {
     case .timeUntilNextFrameReturningNaN, .timeUntilNextFrameReturningInfinity:
       let value: Double = self == .timeUntilNextFrameReturningNaN ? .nan : .infinity
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(scrolling: .fitToFrames(timeUntilNextFrame: { value })))
+      let queue = IdleQueue(
+        driver: driver, configuration: .init(scrolling: .fitToFrames(timeUntilNextFrame: { value })))
       queue.addTask(key: 0) {}
       driver.runPass()
     case .zeroWorkers:
