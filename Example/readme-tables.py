@@ -34,7 +34,7 @@ NAMES = {
     "runLoopQueueTuned": "Texture, batch 16, no membership scan",
     "idleWork": "IdleWork defaults",
     "idleWork4ms": "IdleWork, `.seconds(0.004)`",
-    "idleWorkSlack": "IdleWork, `scrollingSlack`",
+    "idleWorkSlack": "IdleWork, `scrollingSlack`",  # no longer in FeedDemo (the API is gone); kept for older documents
     "idleWorkFeed": "**IdleWork `.scrollingFeed`** (recommended)",
     "noGuard": "`noGuard` (canary)",
     "yyAsyncLayer": "YYAsyncLayer + YYTransaction",

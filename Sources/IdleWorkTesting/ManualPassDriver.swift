@@ -67,7 +67,8 @@ public final class ManualPassDriver {
   public func runPass() -> Bool { run(.idle) }
 
   /// Runs one tracking pass now, as the run loop does before sleeping while a scroll is tracked: only a
-  /// queue with `scrollingSlack` runs tasks in it. Returns as ``runPass()``.
+  /// queue whose `scrolling` is `.fitToFrames` runs tasks in it, as its frame clock admits. Returns as
+  /// ``runPass()``.
   @discardableResult
   public func runTrackingPass() -> Bool { run(.tracking) }
 
@@ -179,7 +180,7 @@ public final class ManualPassDriver {
 
 extension IdleQueue {
   /// Creates a queue whose passes `driver` runs by hand: the queue a unit test uses in place of
-  /// ``IdleQueue/main`` or `IdleQueue(configuration:)`. `configuration`'s modes and scrolling-slack modes
+  /// ``IdleQueue/main`` or `IdleQueue(configuration:)`. `configuration`'s modes and the scroll-tracking mode
   /// are not observed (the driver decides which kind of pass runs); everything else applies. A driver
   /// serves one queue: creating a second queue on it stops the test with a message.
   public convenience init(driver: ManualPassDriver, configuration: Configuration = Configuration()) {

@@ -85,7 +85,7 @@ import Testing
   @MainActor @Test func aDrawThatDoesNotFitWaitsForTheNextFrame() {
     let driver = ManualPassDriver()
     let display = TestDisplay(driver: driver)
-    let queue = IdleQueue(driver: driver, configuration: .scrollingFeed(frameDeadline: { display.timeLeft }))
+    let queue = IdleQueue(driver: driver, configuration: .scrollingFeed(timeUntilNextFrame: { display.timeLeft }))
 
     // One pass at a frame's start first: the queue learns how long a frame is (1/60 s).
     display.deadline = 1.0 / 60
@@ -113,7 +113,7 @@ import Testing
   @MainActor @Test func aTaskLongerThanAnyFrameSeenRunsAtOnce() {
     let driver = ManualPassDriver()
     let display = TestDisplay(driver: driver)
-    let queue = IdleQueue(driver: driver, configuration: .scrollingFeed(frameDeadline: { display.timeLeft }))
+    let queue = IdleQueue(driver: driver, configuration: .scrollingFeed(timeUntilNextFrame: { display.timeLeft }))
 
     display.deadline = 0.005  // the first reading: 5 ms left, so a frame is 5 ms long as far as the queue knows
     var drawn = false

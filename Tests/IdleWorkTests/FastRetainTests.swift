@@ -12,7 +12,7 @@ final class FastRetainTests: XCTestCase {
   func testNothingRefersWeaklyToTheQueueAppsKeep() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .scrollingFeed(frameDeadline: { 0.01 }))
+      let queue = IdleQueue(driver: driver, configuration: .scrollingFeed(timeUntilNextFrame: { 0.01 }))
       let cell = NSObject()
       queue.bind(cell, to: IndexPath(indexes: [0, 0]))
       let handle = queue.addTask(key: 1) {}

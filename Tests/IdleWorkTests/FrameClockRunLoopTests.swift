@@ -11,7 +11,7 @@ final class FrameClockRunLoopTests: XCTestCase {
     MainActor.assumeIsolated {
       let source = FakeFrameClockSource()
       var configuration = IdleQueue.Configuration(budget: .tasks(1))
-      configuration.frameClockSource = { source }
+      configuration.scrolling = .fitToFrames(source: { source })
       let queue = IdleQueue(configuration: configuration)
       defer { queue.invalidate() }
       var ran = 0
@@ -44,7 +44,7 @@ final class FrameClockRunLoopTests: XCTestCase {
         while deadline.at <= now { deadline.at += 1.0 / 60 }
         return deadline.at - now
       }
-      let queue = IdleQueue(configuration: .init(budget: .tasks(1), frameDeadline: clock))
+      let queue = IdleQueue(configuration: .init(budget: .tasks(1), scrolling: .fitToFrames(timeUntilNextFrame: clock)))
       defer { queue.invalidate() }
       queue.addTask(key: "learn the frame") {}
       spin(until: { queue.statistics.executed == 1 }, timeout: 5)

@@ -51,7 +51,9 @@ final class QueueLifetimeTests: XCTestCase {
   func testAQueueCreatedOnABackgroundThreadRunsWorkAddedBeforeItStarted() {
     MainActor.assumeIsolated {
       let ran = LockedBox<[String]>([])
-      let queue = madeOnABackgroundThread(.init(budget: .tasks(10), frameDeadline: { nil })) { queue in
+      let queue = madeOnABackgroundThread(
+        .init(budget: .tasks(10), scrolling: .fitToFrames(timeUntilNextFrame: { nil }))
+      ) { queue in
         queue.addTaskFromAnyThread(key: "background") {
           ran.update { $0.append("background on main: \(Thread.isMainThread)") }
         }
@@ -137,7 +139,7 @@ final class QueueLifetimeTests: XCTestCase {
     MainActor.assumeIsolated {
       let ran = LockedBox(false)
       let hopsDone = LockedBox(false)
-      let queue = madeOnABackgroundThread(.init(frameDeadline: { nil })) { queue in
+      let queue = madeOnABackgroundThread(.init(scrolling: .fitToFrames(timeUntilNextFrame: { nil }))) { queue in
         queue.addTaskFromAnyThread(key: 1) { ran.value = true }
         queue.invalidate()
         DispatchQueue.main.async { hopsDone.value = true }  // after the start and the invalidation hops
@@ -151,7 +153,7 @@ final class QueueLifetimeTests: XCTestCase {
   func testAnInvalidateOnTheMainThreadBeforeTheStartWins() {
     MainActor.assumeIsolated {
       let ran = LockedBox(false)
-      let queue = madeOnABackgroundThread(.init(frameDeadline: { nil })) { queue in
+      let queue = madeOnABackgroundThread(.init(scrolling: .fitToFrames(timeUntilNextFrame: { nil }))) { queue in
         queue.addTaskFromAnyThread(key: 1) { ran.value = true }
       }
       XCTAssertNotNil(queue.core.startup, "the queue has not started yet")

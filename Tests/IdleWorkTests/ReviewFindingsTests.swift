@@ -92,7 +92,7 @@ final class ReviewFindingsTests: XCTestCase {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       let frames = Frames(driver, deadline: 1.0 / 60)
-      var configuration = IdleQueue.Configuration.scrollingFeed(frameDeadline: { frames.timeLeft })
+      var configuration = IdleQueue.Configuration.scrollingFeed(timeUntilNextFrame: { frames.timeLeft })
       configuration.budget = .tasks(100)
       configuration.maximumQueueLength = 100
       let queue = IdleQueue(driver: driver, configuration: configuration)
@@ -115,7 +115,7 @@ final class ReviewFindingsTests: XCTestCase {
   /// at once (`.noFrame`), and the whole pass runs unbounded — five 6 ms tasks, 30 ms, two frames dropped —
   /// where a fresh episode reads `.late` and waits for the clock to move on (as
   /// `testADeadlineThatStaysPassedNeitherSpinsNorStarves` shows for a queue's first passed reading).
-  /// Reachable with a `frameDeadline` closure (the display-link source reads `nil` until its first tick
+  /// Reachable with a `timeUntilNextFrame` closure (the display-link source reads `nil` until its first tick
   /// after a start, which resets the episode). Under `.scrollingFeed` a tracking pass is safe (`.noFrame`
   /// runs nothing while scrolling); idle passes are not.
   func testAPassedDeadlineSeenBeforeTheQueueDrainedDoesNotMakeANewFrameCountAsStopped() {

@@ -70,11 +70,9 @@ final class StrandedWorkTests: XCTestCase {
   /// but the loop still turns once more for the commit.
   func testTheLoopTurnsOnceMoreAfterATrackingPassThatRanATask() {
     MainActor.assumeIsolated {
-      let tracking = RunLoop.Mode("IdleWorkTests.StrandedTracking")
+      let tracking = IdleQueue.Scrolling.trackingMode
       var configuration = IdleQueue.Configuration()
-      configuration.scrollingSlack = IdleQueue.ScrollingSlack(
-        minimumWait: 0, minimumFrameSlack: 0.002, trackingModes: [tracking]
-      ) { 0.010 }
+      configuration.scrolling = .fitToFrames { 0.010 }  // a frame always 10 ms ahead: the task is tried at once
       let queue = IdleQueue(configuration: configuration)
       defer { queue.invalidate() }
       var ran = false

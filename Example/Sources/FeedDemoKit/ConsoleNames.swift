@@ -15,7 +15,6 @@ extension StrategyKind {
     "runLoopQueueTuned": "Texture, batch 16, no membership scan",
     "idleWork": "IdleWork defaults",
     "idleWork4ms": "IdleWork, .seconds(0.004)",
-    "idleWorkSlack": "IdleWork, scrollingSlack",
     "idleWorkFeed": "IdleWork, main thread",
     "noGuard": "noGuard (canary)",
     "yyAsyncLayer": "YYAsyncLayer",

@@ -57,9 +57,7 @@ enum StrategyKind: String, CaseIterable, Sendable {
   case idleWork
   /// IdleWork with a 4 ms budget per pass.
   case idleWork4ms
-  /// IdleWork with its defaults plus `scrollingSlack` fed by the display link.
-  case idleWorkSlack
-  /// IdleWork's `.scrollingFeed(frameDeadline:)` preset fed by the display link — the recommended setup:
+  /// IdleWork's `.scrollingFeed(timeUntilNextFrame:)` preset fed by the display link — the recommended setup:
   /// deadline-aware passes (a draw starts only if its predicted cost fits before the next frame), in idle
   /// time and during scrolls.
   case idleWorkFeed
@@ -95,7 +93,7 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// `noGuard` (its metric, stale executions, equals wrong-cell applies, which the background canary fires
   /// in every run) and the worker-count variants of `idleWorkPrepare`.
   static let notMeasuredByDefault: Set<StrategyKind> = [
-    .idleWork4ms, .idleWork, .dwuUnbind, .runLoopQueueTuned, .idleWorkSlack, .noGuard, .idleWorkPrepare1,
+    .idleWork4ms, .idleWork, .dwuUnbind, .runLoopQueueTuned, .noGuard, .idleWorkPrepare1,
     .idleWorkPrepare2, .idleWorkPrepare4,
   ]
 
@@ -126,7 +124,6 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .runLoopQueueTuned: return RunLoopQueueStrategy(batchSize: 16, ensureExclusiveMembership: false)
     case .idleWork: return IdleWorkStrategy(variant: .defaults)
     case .idleWork4ms: return IdleWorkStrategy(variant: .milliseconds4)
-    case .idleWorkSlack: return IdleWorkSlackStrategy()
     case .idleWorkFeed: return IdleWorkStrategy(variant: .scrollingFeed)
     case .yyAsyncLayer: return YYAsyncLayerStrategy()
     case .textureAsync: return TextureAsyncDisplayStrategy()
@@ -161,7 +158,6 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .runLoopQueueTuned: return "Texture ASRunLoopQueue, batchSize 16, ensureExclusiveMembership NO"
     case .idleWork: return "IdleWork defaults (default mode, .tasks(1), 30), cellDidEndDisplaying"
     case .idleWork4ms: return "IdleWork, 4 ms budget per pass, cellDidEndDisplaying"
-    case .idleWorkSlack: return "IdleWork defaults plus scrollingSlack from the display link"
     case .idleWorkFeed: return "IdleWork .scrollingFeed preset, frame deadline from the display link"
     case .noGuard: return "canary: DWU's policy with no stale guard"
     case .yyAsyncLayer:

@@ -2,7 +2,7 @@ import Foundation
 import IdleWork
 
 /// IdleWork's background path as its *Preparing off the main thread* documentation recommends it for a feed
-/// (``IdleWorkStrategy/Variant/prepare(workers:)``): `IdleQueue(configuration: .scrollingFeed(frameDeadline:))`
+/// (``IdleWorkStrategy/Variant/prepare(workers:)``): `IdleQueue(configuration: .scrollingFeed(timeUntilNextFrame:))`
 /// (the display link's time to the next vsync as the frame clock, 32 MB of prepared results cached by
 /// content), `bind(_:to:)` at the top of `cellForRow`, one
 /// `addTask(for:at:content:resultBytes:prepare:apply:)` per image — the draw off the main thread on the

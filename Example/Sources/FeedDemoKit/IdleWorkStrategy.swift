@@ -22,12 +22,12 @@ final class IdleWorkStrategy: FeedStrategy {
     case defaults
     /// Defaults with a `.seconds(0.004)` budget.
     case milliseconds4
-    /// The `.scrollingFeed(frameDeadline:)` preset, its frame clock the display link's time to the next vsync,
+    /// The `.scrollingFeed(timeUntilNextFrame:)` preset, its frame clock the display link's time to the next vsync,
     /// each draw sliced into tiles (``FeedModel/tilesPerDraw``) that a slice draws while they fit before the
     /// deadline.
     case scrollingFeed
     /// The recommended background setup (``IdleWorkStrategy/addPreparedDraw(_:to:)``): the
-    /// `.scrollingFeed(frameDeadline:)` preset, each image prepared off the main thread on `workers` worker
+    /// `.scrollingFeed(timeUntilNextFrame:)` preset, each image prepared off the main thread on `workers` worker
     /// threads (`nil`: the library's default) and applied in an idle pass.
     case prepare(workers: Int?)
   }
@@ -50,9 +50,9 @@ final class IdleWorkStrategy: FeedStrategy {
     case .milliseconds4: configuration.budget = .seconds(0.004)
     case .scrollingFeed:
       // The simulated CADisplayLink's targetTimestamp - now: what the preset reads on iOS.
-      configuration = .scrollingFeed(frameDeadline: { [weak displayLink] in displayLink?.timeUntilNextFrame })
+      configuration = .scrollingFeed(timeUntilNextFrame: { [weak displayLink] in displayLink?.timeUntilNextFrame })
     case .prepare(let workers):
-      configuration = .scrollingFeed(frameDeadline: { [weak displayLink] in displayLink?.timeUntilNextFrame })
+      configuration = .scrollingFeed(timeUntilNextFrame: { [weak displayLink] in displayLink?.timeUntilNextFrame })
       if let workers { configuration.workers = workers }
     }
     if workload == .throughput { configuration.maximumQueueLength = Int.max }
@@ -60,12 +60,7 @@ final class IdleWorkStrategy: FeedStrategy {
   }
 
   func install(for workload: Workload, displayLink: DisplayLink?) {
-    install(configuration: configuration(for: workload, displayLink: displayLink))
-  }
-
-  /// Creates the queue with `configuration` (used by the slack variant, which adds to it).
-  func install(configuration: IdleQueue.Configuration) {
-    queue = IdleQueue(configuration: configuration)
+    queue = IdleQueue(configuration: configuration(for: workload, displayLink: displayLink))
   }
 
   func schedule(_ request: DrawRequest) {

@@ -38,7 +38,7 @@ struct Options: Sendable {
       --hz LIST           refresh rates, default 60,120
       --strategies LIST   \(StrategyKind.allCases.map(\.rawValue).joined(separator: ","))
                           (default: all but idleWork4ms, idleWork, dwuUnbind, runLoopQueueTuned,
-                          idleWorkSlack, noGuard, idleWorkPrepare1/2/4)
+                          noGuard, idleWorkPrepare1/2/4)
       --runs N            runs per figure (default 3; --quick: 1)
       --no-throughput     skip the throughput workloads
       --no-enqueue-cost   skip the addTask cost measurement

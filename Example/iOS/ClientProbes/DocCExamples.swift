@@ -228,14 +228,24 @@ func performDocCommentExample(renderer: Renderer, item: Item, indexPath: IndexPa
   return image
 }
 
-// MARK: Doc comments: IdleQueue.ScrollingSlack
+// MARK: Doc comments: IdleQueue.Scrolling
 
+func scrollingExample() -> IdleQueue {
+  var configuration = IdleQueue.Configuration()
+  configuration.scrolling = .fitToFrames()  // on iOS, the display link is the frame clock
+  return IdleQueue(configuration: configuration)
+}
+
+/// A frame clock of the app's own, given to the knob and to the preset.
 @MainActor
-func scrollingSlackExample(link: CADisplayLink) -> IdleQueue {
-  let slack = IdleQueue.ScrollingSlack(timeUntilNextFrame: { [weak link] in
+func scrollingWithAClockOfYourOwn(link: CADisplayLink) -> (IdleQueue, IdleQueue) {
+  let timeUntilNextFrame: @MainActor @Sendable () -> TimeInterval? = { [weak link] in
     link.map { $0.targetTimestamp - CACurrentMediaTime() }
-  })
-  return IdleQueue(configuration: IdleQueue.Configuration(scrollingSlack: slack))
+  }
+  let paused = IdleQueue(configuration: IdleQueue.Configuration(scrolling: .pause))
+  paused.invalidate()
+  let fitted = IdleQueue(configuration: .init(scrolling: .fitToFrames(timeUntilNextFrame: timeUntilNextFrame)))
+  return (fitted, IdleQueue(configuration: .scrollingFeed(timeUntilNextFrame: timeUntilNextFrame)))
 }
 
 // MARK: PreparingOffTheMainThread.md

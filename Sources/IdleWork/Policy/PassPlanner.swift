@@ -34,21 +34,18 @@ enum PassPlanner {
     case nothingRunnable
     /// A budget (the queue's or the scheduler's) is spent, or the candidate's prediction does not fit it.
     case budgetSpent
-    /// A tracking pass of a queue with no scrolling setting, or a candidate scrolling slack refuses.
+    /// A tracking pass of a queue that pauses while scrolling (``IdleQueue/Scrolling/pause``).
     case notWhileScrolling
-    /// A tracking pass under the preset with no frame known.
+    /// A tracking pass of a queue that fits its work to frames, with no frame known.
     case noFrameKnown
   }
 
-  /// How a queue works during a scroll.
+  /// How a queue works during a scroll (``IdleQueue/Configuration/scrolling``).
   enum Scrolling: Equatable {
-    /// Nothing runs in tracking passes.
-    case never
-    /// The `.scrollingFeed` preset: the frame clock decides.
-    case followsFrameClock
-    /// A custom ``IdleQueue/ScrollingSlack``: a task must have waited `minimumWait` nanoseconds, and the
-    /// slack closure (read by the caller before this step) must leave enough time.
-    case slack(minimumWait: UInt64, frameSlackAllows: Bool)
+    /// ``IdleQueue/Scrolling/pause``: nothing runs in tracking passes.
+    case pause
+    /// ``IdleQueue/Scrolling/fitToFrames(timeUntilNextFrame:)``: the frame clock decides.
+    case fitToFrames
   }
 
   /// A runnable task offered to the step.
@@ -57,8 +54,6 @@ enum PassPlanner {
     var costKind: CostPredictor.Kind
     /// The caller's estimate, nanoseconds.
     var estimate: UInt64?
-    /// Nanoseconds since it was added (only read under a scrolling slack's `minimumWait`).
-    var waited: UInt64 = 0
     /// How many tasks were passed over to reach it (since the last task ran). Tasks passed over never run
     /// in a tracking pass, so the first task reached past them counts as the first of the pass.
     var passedOver = 0
@@ -86,8 +81,8 @@ enum PassPlanner {
     now: UInt64
   ) -> EndReason? {
     if kind == .tracking {
-      if scrolling == .never { return .notWhileScrolling }
-      if scrolling == .followsFrameClock, !hasFrameClock { return .noFrameKnown }
+      if scrolling == .pause { return .notWhileScrolling }
+      if !hasFrameClock { return .noFrameKnown }
     }
     guard own.allowsAnother(now: now), total?.allowsAnother(now: now) ?? true else { return .budgetSpent }
     return nil
@@ -103,11 +98,8 @@ enum PassPlanner {
     {
       return .end(reason)
     }
-    if tracking, input.scrolling == .followsFrameClock, input.frame == .noFrame { return .end(.noFrameKnown) }
+    if tracking, input.frame == .noFrame { return .end(.noFrameKnown) }
     guard let candidate = input.candidate else { return .end(.nothingRunnable) }
-    if tracking, case .slack(let minimumWait, let frameSlackAllows) = input.scrolling {
-      guard candidate.waited >= minimumWait, frameSlackAllows else { return .end(.notWhileScrolling) }
-    }
     let predicted = input.predictor.predict(candidate.costKind, estimate: candidate.estimate)
     // During a scroll a measured task that fits no frame never runs: let the tasks behind it go — before its
     // prediction is charged to the budget, which it will never spend in this pass.
@@ -127,9 +119,9 @@ enum PassPlanner {
     let probes = tracking && !known
     switch frame {
     case .noFrame:
-      // No frame pending (or a stopped clock): nothing bounds the task, except that a cost never measured
-      // is not gambled during a scroll.
-      return probes ? .end(.noFrameKnown) : .run(probes: false)
+      // No frame pending (or a stopped clock), in an idle pass (a tracking pass ended above): nothing bounds
+      // the task.
+      return .run(probes: false)
     case .late(let retryIn):
       return .wait(retryIn)
     case .frame(let timeLeft, let length):

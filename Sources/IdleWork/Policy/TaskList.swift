@@ -33,7 +33,7 @@ enum TaskFate: Sendable, Hashable {
 
 /// The pure policy core: a keyed FIFO with a capacity, stale purge, eviction and exact accounting.
 ///
-/// It knows nothing of run loops, threads or time sources: the caller passes in the clock's `now` and a
+/// It knows nothing of run loops, threads or time sources: the caller passes in a
 /// predicate telling whether a cell-bound entry is runnable, stale or parked, and receives the entries that
 /// left the list together with their fate. Removed payloads are handed back rather than released inside the
 /// list, so whatever they captured is freed by the caller, outside any mutation (a deinit that re-enters the
@@ -56,8 +56,6 @@ struct TaskList<Payload> {
     let canBeStale: Bool
     /// Whether a memory-pressure purge may drop it.
     let isDiscardable: Bool
-    /// The clock's time when it was added, in nanoseconds.
-    let enqueuedAt: UInt64
   }
 
   /// An entry that left the list, and why.
@@ -105,15 +103,12 @@ struct TaskList<Payload> {
   /// (possibly the new entry itself, when the capacity is 0).
   mutating func append(
     key: consuming TaskKey, payload: consuming Payload, canBeStale: Bool = false, isDiscardable: Bool = false,
-    now: UInt64,
     state: (Payload) -> EntryState
   ) -> (seq: UInt64, removed: [Removal]) {
     let seq = nextSeq
     nextSeq += 1
     slots.append(
-      Entry(
-        seq: seq, key: key, payload: payload, canBeStale: canBeStale, isDiscardable: isDiscardable,
-        enqueuedAt: now))
+      Entry(seq: seq, key: key, payload: payload, canBeStale: canBeStale, isDiscardable: isDiscardable))
     if canBeStale { staleCandidates += 1 }
     statistics.added += 1
     statistics.pending += 1

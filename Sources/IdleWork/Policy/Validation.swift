@@ -24,12 +24,12 @@ enum Validation {
     return "IdleWork: estimatedCost \(cost) is invalid: it must be finite and >= 0 (seconds), or nil"
   }
 
-  /// What a `frameDeadline` clock returned (seconds until the frame must be committed): finite; negative
-  /// means the deadline has passed. `nil` (no frame pending) never reaches this check.
-  static func frameDeadlineFailure(_ seconds: Double) -> String? {
+  /// What a `timeUntilNextFrame` clock returned (seconds until the next frame must be committed): finite;
+  /// negative means that moment has passed. `nil` (no frame pending) never reaches this check.
+  static func timeUntilNextFrameFailure(_ seconds: Double) -> String? {
     seconds.isFinite
       ? nil
-      : "IdleWork: frameDeadline returned \(seconds), which is invalid: it must return a finite number of "
+      : "IdleWork: timeUntilNextFrame returned \(seconds), which is invalid: it must return a finite number of "
         + "seconds until the next frame must be committed (negative once it has passed), or nil when no frame "
         + "is pending"
   }

@@ -19,7 +19,8 @@ protocol FrameClockSource: AnyObject {
   var frameDuration: TimeInterval? { get }
 }
 
-/// A source made of the caller's closure (`Configuration.frameDeadline`): nothing to start or stop.
+/// A source made of the caller's closure (`Scrolling.fitToFrames(timeUntilNextFrame:)`): nothing to start or
+/// stop.
 @MainActor
 final class ClosureFrameClockSource: FrameClockSource {
   let deadline: @MainActor @Sendable () -> TimeInterval?
@@ -88,7 +89,7 @@ final class FrameClock {
       passedSince = nil
       return .noFrame
     }
-    Validation.require(Validation.frameDeadlineFailure(seconds))
+    Validation.require(Validation.timeUntilNextFrameFailure(seconds))
     let left = Self.nanoseconds(seconds)
     if left > 0 {
       passedSince = nil
@@ -106,7 +107,7 @@ final class FrameClock {
   /// pending.
   func timeLeft() -> Int64? {
     guard let seconds = source.timeUntilDeadline() else { return nil }
-    Validation.require(Validation.frameDeadlineFailure(seconds))
+    Validation.require(Validation.timeUntilNextFrameFailure(seconds))
     return Self.nanoseconds(seconds)
   }
 

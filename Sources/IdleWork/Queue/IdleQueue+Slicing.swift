@@ -9,8 +9,8 @@ extension IdleQueue {
   ///
   /// **Slicing to the deadline.** Each slice is given `timeRemaining`, as `requestIdleCallback` gives its
   /// callback a deadline: call it to learn the seconds the slice may still spend — the least of the time
-  /// left before the frame deadline (less a 1 ms margin, with ``Configuration/frameDeadline``) and of what
-  /// is left of a `.seconds` budget; 0 when neither applies. Do one step, then more while it stays above a
+  /// left before the next frame (less a 1 ms margin, with ``Scrolling/fitToFrames(timeUntilNextFrame:)``)
+  /// and of what is left of a `.seconds` budget; 0 when neither applies. Do one step, then more while it stays above a
   /// step's length (draw image tiles until the time is spent):
   ///
   /// ```swift

@@ -7,7 +7,7 @@ import Foundation
 /// Core Animation's commit — so the frame being committed never waits for it (a task still holds the main
 /// thread while it runs, so a long one can delay the next frame: keep tasks small). By default in the
 /// default run-loop mode only, so nothing runs while a finger drags a scroll view (see
-/// ``ScrollingSlack`` to opt in).
+/// ``Scrolling/fitToFrames(timeUntilNextFrame:)`` to work during scrolls, within each frame).
 ///
 /// ```swift
 /// IdleQueue.main.bind(cell, to: indexPath)  // or the item identifier, when rows move
@@ -72,28 +72,11 @@ public final class IdleQueue {
     public var budget: Budget
     /// Pending tasks kept at most; see ``IdleQueue/maximumQueueLength``.
     public var maximumQueueLength: Int
-    /// Opt-in: let tasks that waited long enough run during a scroll, within frame slack; `nil` (default)
-    /// runs nothing while tracking. See ``IdleQueue/ScrollingSlack``.
-    public var scrollingSlack: ScrollingSlack?
-    /// Opt-in: seconds until the next frame must be committed, or `nil` when no frame is pending; `nil`
-    /// (default) means no frame clock, and passes decide by ``budget`` alone.
-    ///
-    /// A budget counts tasks or time already spent, so the last task of a pass can make the frame late
-    /// by its whole length. With a frame clock every pass — idle and tracking alike — starts a task only
-    /// if its predicted cost (see `estimatedCost:` on ``IdleQueue/addTask(key:discardable:replacesPending:estimatedCost:_:)``)
-    /// plus a margin (a quarter of the prediction, within 0.1...1 ms) fits in the time left; otherwise the
-    /// pass ends, and the next comes once the deadline has passed. A task longer than a frame (the length
-    /// of the last four frames) still runs, as the first task of an idle pass near a frame's start (or at
-    /// once when no frame is pending): it costs one late frame instead of waiting forever; during a scroll it
-    /// waits for an idle pass, and the tasks behind it that fit run meanwhile. Resumable slices are given
-    /// the time left. The closure is read on the main thread before each task; it must return a finite
-    /// number (negative once the deadline has passed; a huge value is clamped) — NaN or an infinity stops
-    /// the program with a message naming `frameDeadline`. A deadline that stays passed for a frame (at
-    /// least 1/60 s) counts as a stopped clock: passes then run as with no frame pending, without polling.
-    ///
-    /// On iOS, ``scrollingFeed(frameDeadline:)`` provides one from `CADisplayLink.targetTimestamp`,
-    /// running only while tasks are pending. Elsewhere (tests, Linux) inject it.
-    public var frameDeadline: (@MainActor @Sendable () -> TimeInterval?)?
+    /// What the queue does while a scroll view scrolls, and whether its passes fit frames; see
+    /// ``IdleQueue/Scrolling``. Default ``IdleQueue/Scrolling/pause``: nothing runs while a scroll is
+    /// tracked, and idle passes are bounded by ``budget`` alone. ``scrollingFeed(timeUntilNextFrame:)`` sets
+    /// ``IdleQueue/Scrolling/fitToFrames(timeUntilNextFrame:)``.
+    public var scrolling: Scrolling
     /// Worker threads at most that run prepared tasks' `prepare` off the main thread (see
     /// ``IdleQueue/addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``); they start
     /// when such work comes and end after 10 s without any, and when the queue ends. `1...Int.max`; anything
@@ -105,8 +88,6 @@ public final class IdleQueue {
     /// and all go on a memory warning (``IdleQueue/dropDiscardableTasks()``). `0` (default) keeps none;
     /// negative stops the program with a message naming it.
     public var resultCacheLimit: Int
-    /// A frame clock with a start and a stop (the display link); used when ``frameDeadline`` is `nil`.
-    var frameClockSource: (@MainActor @Sendable () -> any FrameClockSource)?
     /// The observer's order; tests and the benchmark change it, apps have no reason to.
     var observerOrder = IdleQueue.observerOrder
 
@@ -122,23 +103,21 @@ public final class IdleQueue {
     ///   - budget: work per pass; default `.tasks(1)`.
     ///   - maximumQueueLength: pending tasks kept at most, in `0...Int.max`; default 30, as
     ///     DWURunLoopWorkDistribution (ten rows of three-image cells).
-    ///   - scrollingSlack: opt-in work during scrolls; default `nil`.
-    ///   - frameDeadline: opt-in frame clock, seconds until the next frame must be committed; default `nil`.
+    ///   - scrolling: what the queue does while a scroll view scrolls; default `.pause` (nothing runs, no
+    ///     frame clock).
     ///   - workers: worker threads for prepared tasks, in `1...Int.max`; default the active cores, within
     ///     1...6.
     ///   - resultCacheLimit: bytes of prepared results kept by content, in `0...Int.max`; default 0 (none).
     public init(
       modes: [RunLoop.Mode] = [.default], budget: Budget = .tasks(1), maximumQueueLength: Int = 30,
-      scrollingSlack: ScrollingSlack? = nil, frameDeadline: (@MainActor @Sendable () -> TimeInterval?)? = nil,
-      workers: Int = Configuration.defaultWorkers, resultCacheLimit: Int = 0
+      scrolling: Scrolling = .pause, workers: Int = Configuration.defaultWorkers, resultCacheLimit: Int = 0
     ) {
       self.workers = workers
       self.resultCacheLimit = resultCacheLimit
       self.modes = modes
       self.budget = budget
       self.maximumQueueLength = maximumQueueLength
-      self.scrollingSlack = scrollingSlack
-      self.frameDeadline = frameDeadline
+      self.scrolling = scrolling
     }
 
     /// The setting for a scrolling feed, in one line: deadline-aware passes in idle time and during
@@ -146,19 +125,18 @@ public final class IdleQueue {
     /// more than draining fast; keep the default `Configuration()` (one task per pass, nothing while
     /// scrolling) when tasks are tiny or you cannot tell the frame clock.
     ///
-    /// - Passes fill the time left before each frame's deadline with tasks predicted to fit (with a margin
-    ///   of a quarter of the prediction, within 0.1...1 ms), capped at one 60 Hz frame (`.seconds(1.0 / 60)`)
-    ///   when no frame is pending.
-    /// - During a scroll (`UITrackingRunLoopMode`) a task may run if its measured (or estimated) cost fits
-    ///   before the frame deadline. A task whose cost was never measured is tried only as the first task
-    ///   of a pass with at least half a frame left (which measures it); one that never fits a frame waits
-    ///   for an idle pass, keeping its place while the tasks behind it that fit run; with no frame known
-    ///   (or a display link that stopped ticking) nothing runs while scrolling. Rows scrolled past are off
-    ///   screen (`cellDidEndDisplaying(_:at:)`), so their draws wait instead of running.
+    /// - ``scrolling`` is ``IdleQueue/Scrolling/fitToFrames(timeUntilNextFrame:)``: passes fill the time
+    ///   left before each frame with tasks predicted to fit (with a margin of a quarter of the prediction,
+    ///   within 0.1...1 ms), in idle time and during a scroll (`UITrackingRunLoopMode`). During a scroll a
+    ///   task whose cost was never measured is tried only as the first task of a pass with at least half a
+    ///   frame left (which measures it); one that never fits a frame waits for an idle pass, keeping its
+    ///   place while the tasks behind it that fit run; with no frame known (or a display link that stopped
+    ///   ticking) nothing runs while scrolling. Rows scrolled past are off screen
+    ///   (`cellDidEndDisplaying(_:at:)`), so their draws wait instead of running.
+    /// - ``budget`` is one 60 Hz frame (`.seconds(1.0 / 60)`): the cap on a pass when no frame is pending.
     /// - 128 tasks kept at most: three screens of a dense feed (14 rows of three draws). Off-screen cells'
     ///   tasks are evicted first, so a larger queue costs memory for closures, not wasted draws; the
     ///   default's 30 would evict draws of rows on screen in such a feed.
-    ///
     /// - Prepared results are cached by content up to 32 MB (``resultCacheLimit``), so rows scrolled back to
     ///   or reloaded unchanged apply at once.
     ///
@@ -166,20 +144,18 @@ public final class IdleQueue {
     /// let queue = IdleQueue(configuration: .scrollingFeed())
     /// ```
     ///
-    /// - Parameter frameDeadline: seconds until the next frame must be committed, or `nil` when no frame
-    ///   is pending. Leave it out on iOS and tvOS: the queue then reads a `CADisplayLink`'s
-    ///   `targetTimestamp`, and runs the display link only while tasks are pending. Elsewhere leaving it
-    ///   out means no frame clock (time-budgeted passes with predicted costs).
+    /// - Parameter timeUntilNextFrame: the frame clock, as in
+    ///   ``IdleQueue/Scrolling/fitToFrames(timeUntilNextFrame:)``: seconds until the next frame must be
+    ///   committed, or `nil` when no frame is pending. Leave it out on iOS and tvOS: the queue then reads a
+    ///   `CADisplayLink`'s `targetTimestamp`, and runs the display link only while tasks are pending.
+    ///   Elsewhere leaving it out means no frame clock (time-budgeted passes with predicted costs, nothing
+    ///   while scrolling).
     public static func scrollingFeed(
-      frameDeadline: (@MainActor @Sendable () -> TimeInterval?)? = nil
+      timeUntilNextFrame: (@MainActor @Sendable () -> TimeInterval?)? = nil
     ) -> Configuration {
-      var slack = ScrollingSlack(minimumWait: 0, minimumFrameSlack: Double(FrameAdmission.margin) / 1e9) { nil }
-      slack.followsFrameClock = true
-      var configuration = Configuration(
-        budget: .seconds(1.0 / 60), maximumQueueLength: 128, scrollingSlack: slack, frameDeadline: frameDeadline,
-        resultCacheLimit: 32 << 20)
-      if frameDeadline == nil { configuration.frameClockSource = DisplayLinkFrameClock.factory }
-      return configuration
+      Configuration(
+        budget: .seconds(1.0 / 60), maximumQueueLength: 128,
+        scrolling: .fitToFrames(timeUntilNextFrame: timeUntilNextFrame), resultCacheLimit: 32 << 20)
     }
   }
 
@@ -236,7 +212,7 @@ public final class IdleQueue {
 
   private nonisolated convenience init(configuration: Configuration, isShared: Bool) {
     let driver = RunLoopPassDriver(
-      modes: configuration.modes, trackingModes: configuration.scrollingSlack?.trackingModes ?? [],
+      modes: configuration.modes, trackingModes: configuration.scrolling.trackingModes,
       order: configuration.observerOrder)
     self.init(
       scheduler: IdleScheduler(driver: driver, budget: nil, stopsWhenEmpty: true), priority: 0,
@@ -283,7 +259,7 @@ public final class IdleQueue {
   ///     request made five times in one turn runs once. The FIFO order stays the order of requests.
   ///   - estimatedCost: seconds you expect `task` to take, if you know better than the queue; `nil`
   ///     (default) uses the queue's prediction, a moving average of measured tasks. With a frame clock
-  ///     (``Configuration/frameDeadline``) or a `.seconds` budget, a task starts only if this fits in the
+  ///     (``Scrolling/fitToFrames(timeUntilNextFrame:)``) or a `.seconds` budget, a task starts only if this fits in the
   ///     time left. Finite and `>= 0`; anything else stops the program with a message naming it.
   ///   - task: the work; released as soon as it has run or left the queue.
   /// - Returns: a handle to cancel this one task. After ``invalidate()`` nothing is queued and the handle

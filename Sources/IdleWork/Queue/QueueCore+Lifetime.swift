@@ -17,11 +17,7 @@ extension QueueCore {
 
     nonisolated init(priority: Int, configuration: IdleQueue.Configuration) {
       self.priority = priority
-      if let deadline = configuration.frameDeadline {
-        makeFrameClockSource = { ClosureFrameClockSource(deadline) }
-      } else {
-        makeFrameClockSource = configuration.frameClockSource
-      }
+      makeFrameClockSource = configuration.scrolling.frameClockSource
     }
   }
 

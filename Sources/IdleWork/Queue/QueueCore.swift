@@ -11,17 +11,14 @@ import Foundation
 final class QueueCore {
   /// The scheduler whose passes serve this queue.
   let scheduler: IdleScheduler
-  /// Opt-in work during scrolls; `nil` runs nothing while a scroll is tracked.
-  var scrollingSlack: IdleQueue.ScrollingSlack? {
-    didSet { stampsAdditions = Self.stampsAdditions(for: scrollingSlack) }
-  }
-  /// Whether additions are stamped with the time (for scrolling slack's `minimumWait`; 0 needs no stamp).
-  private var stampsAdditions: Bool
+  /// What the queue does in tracking passes (``IdleQueue/Configuration/scrolling``): nothing, or what
+  /// the frame clock admits.
+  let scrolling: PassPlanner.Scrolling
   /// Whether this is ``main``, which cannot be invalidated.
   nonisolated let isShared: Bool
-  /// The frame deadline, if the configuration gives one. Made by ``start()`` on the main thread (a source's
-  /// factory is main-actor); `nil` until then. Exclusivity is not checked at run time, as for ``list``: it
-  /// is assigned once, by ``start()``, a main-actor call that runs no task.
+  /// The frame clock, if the configuration fits passes to frames and has one. Made by ``start()`` on the main
+  /// thread (a source's factory is main-actor); `nil` until then. Exclusivity is not checked at run time, as
+  /// for ``list``: it is assigned once, by ``start()``, a main-actor call that runs no task.
   @exclusivity(unchecked) var frameClock: FrameClock?
   /// What ``start()`` needs, kept from the initializer (which may run on any thread); `nil` once started.
   var startup: Startup?
@@ -98,8 +95,7 @@ final class QueueCore {
     self.cacheLimit = configuration.resultCacheLimit
     self.scheduler = scheduler
     self.budget = configuration.budget
-    self.scrollingSlack = configuration.scrollingSlack
-    self.stampsAdditions = Self.stampsAdditions(for: configuration.scrollingSlack)
+    self.scrolling = configuration.scrolling.fitsToFrames ? .fitToFrames : .pause
     self.isShared = isShared
     self.startup = Startup(priority: priority, configuration: configuration)
     self.list = TaskList(capacity: configuration.maximumQueueLength)
@@ -253,7 +249,7 @@ final class QueueCore {
   func serve(_ kind: IdlePassKind, total: inout BudgetMeter?) -> Bool {
     waitsForDeadline = nil
     guard !isInvalidated, !list.isEmpty else { return false }
-    if kind == .tracking, scrollingSlack == nil { return false }
+    if kind == .tracking, scrolling == .pause { return false }
     let driver = scheduler.driver
     let start = driver.nanoseconds
     let horizon = list.nextSequenceNumber
@@ -264,7 +260,7 @@ final class QueueCore {
     var searchFrom: UInt64?  // past the tasks passed over in this search; `nil`: from the head
     while !isInvalidated {
       if PassPlanner.endsBeforeLooking(
-        kind: kind, scrolling: scrolling(kind, entry: nil), hasFrameClock: frameClock != nil, own: own, total: total,
+        kind: kind, scrolling: scrolling, hasFrameClock: frameClock != nil, own: own, total: total,
         now: driver.nanoseconds) != nil
       {
         break
@@ -279,11 +275,10 @@ final class QueueCore {
           kind: kind,
           candidate: found.entry.map { entry in
             PassPlanner.Candidate(
-              costKind: entry.payload.costKind, estimate: entry.payload.estimatedCost, waited: now &- entry.enqueuedAt,
-              passedOver: passedOver)
+              costKind: entry.payload.costKind, estimate: entry.payload.estimatedCost, passedOver: passedOver)
           },
           predictor: predictor, own: own, total: total, now: now, frame: frameClock?.read(now: now),
-          scrolling: scrolling(kind, entry: found.entry)))
+          scrolling: scrolling))
       guard let entry = found.entry else { break }
       switch step {
       case .end:
@@ -306,18 +301,6 @@ final class QueueCore {
     }
     if didWork { list.recordPass(duration: driver.nanoseconds &- start) }
     return ranTasks
-  }
-
-  /// How this queue works in a pass of `kind`, for the planner; a custom scrolling slack's frame closure is
-  /// read here, before each task.
-  private func scrolling(_ kind: IdlePassKind, entry: TaskList<QueuedTask>.Entry?) -> PassPlanner.Scrolling {
-    guard let scrollingSlack else { return .never }
-    if scrollingSlack.followsFrameClock { return .followsFrameClock }
-    // The slack closure is read only when a task would run in a tracking pass.
-    guard kind == .tracking, entry != nil else { return .slack(minimumWait: 0, frameSlackAllows: true) }
-    return .slack(
-      minimumWait: UInt64(min(scrollingSlack.minimumWait * 1e9, Double(UInt64.max / 4))),
-      frameSlackAllows: scrollingSlack.frameSlackAllows())
   }
 
   /// Runs one task (or slice) the planner admitted, measuring it for the predictor; returns whether it ran.
@@ -398,19 +381,12 @@ final class QueueCore {
 
   // MARK: Internals
 
-  /// Whether additions need a time stamp under `slack`: only for a `minimumWait` to check.
-  nonisolated private static func stampsAdditions(for slack: IdleQueue.ScrollingSlack?) -> Bool {
-    (slack?.minimumWait ?? 0) > 0
-  }
-
   @discardableResult @inline(__always)
   func enqueue(key: consuming TaskKey, _ task: consuming QueuedTask, discardable: Bool) -> IdleTaskHandle {
     guard !isInvalidated else {
       task.onDrop?(.cancelled)  // tells an awaiting `perform` at once
       return IdleTaskHandle(target: nil, seq: 0)
     }
-    // The clock is read only for scrolling slack's minimum wait; it costs ~20 ns per addition otherwise.
-    let now = stampsAdditions ? scheduler.driver.nanoseconds : 0
     // Matched, not compared with `nil`: `!=` takes the optional as a generic argument, a copy of the binding
     // (a retain and a release per task). A `perform`'s task may be withdrawn from another thread.
     let canBeStale: Bool
@@ -424,7 +400,7 @@ final class QueueCore {
       canBeStale = false
     }
     let (seq, removed) = list.append(
-      key: key, payload: task, canBeStale: canBeStale, isDiscardable: discardable, now: now, state: { $0.state })
+      key: key, payload: task, canBeStale: canBeStale, isDiscardable: discardable, state: { $0.state })
     onlyParkedLeft = false
     if !removed.isEmpty { release(removed) }
     if !list.isEmpty {

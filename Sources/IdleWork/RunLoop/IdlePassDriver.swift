@@ -2,8 +2,8 @@
 @_spi(IdleWorkTesting) public enum IdlePassKind: Sendable, Hashable {
   /// The thread is about to sleep in one of the scheduler's idle modes: run tasks within the budget.
   case idle
-  /// The thread is about to sleep in a tracking mode (a scroll is in progress): run only tasks allowed by
-  /// `IdleQueue.Configuration.scrollingSlack`, and only while the frame clock leaves enough slack. The
+  /// The thread is about to sleep in a tracking mode (a scroll is in progress): only a queue whose
+  /// `IdleQueue.Configuration.scrolling` is `.fitToFrames` runs tasks, those its frame clock admits. The
   /// scheduler asks for no further pass after one.
   case tracking
 }

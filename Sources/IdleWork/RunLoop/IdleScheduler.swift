@@ -43,8 +43,8 @@ final class IdleScheduler {
   /// - Parameters:
   ///   - modes: run-loop modes whose BeforeWaiting moments run idle passes; default `[.default]` only, so
   ///     nothing runs while a scroll is tracked.
-  ///   - trackingModes: modes that get tracking passes for queues configured with
-  ///     ``IdleQueue/Configuration/scrollingSlack``; default none.
+  ///   - trackingModes: modes that get tracking passes for queues whose ``IdleQueue/Configuration/scrolling``
+  ///     is ``IdleQueue/Scrolling/fitToFrames(timeUntilNextFrame:)``; default none.
   ///   - observerOrder: the observer's order; see `IdleQueue.observerOrder`.
   ///   - budget: the total per pass across all queues; `nil` for none.
   convenience init(

@@ -7,7 +7,8 @@ import Foundation
 /// - Idle modes (default: `kCFRunLoopDefaultMode` only) get ``IdlePassKind/idle`` passes. While UIKit
 ///   tracks a scroll the main loop runs in `UITrackingRunLoopMode`, where such an observer does not fire,
 ///   so no idle work competes with the finger.
-/// - Tracking modes (empty unless ``IdleQueue/Configuration/scrollingSlack`` is set) get
+/// - Tracking modes (`UITrackingRunLoopMode` under ``IdleQueue/Scrolling/fitToFrames(timeUntilNextFrame:)``,
+///   none under ``IdleQueue/Scrolling/pause``) get
 ///   ``IdlePassKind/tracking`` passes.
 /// - Waking: `requestPass()` calls `CFRunLoopWakeUp`. Called inside the BeforeWaiting callout it makes
 ///   the loop come round at once instead of sleeping; with nothing pending nobody calls it, and the loop

@@ -4,7 +4,8 @@ import Foundation
   import QuartzCore
   import UIKit
 
-  /// The frame clock of ``IdleQueue/Configuration/scrollingFeed(frameDeadline:)`` on iOS and tvOS: a
+  /// The frame clock of ``IdleQueue/Scrolling/fitToFrames(timeUntilNextFrame:)`` without a closure (and so of
+  /// ``IdleQueue/Configuration/scrollingFeed(timeUntilNextFrame:)``) on iOS and tvOS: a
   /// `CADisplayLink` whose `targetTimestamp` is when the next frame must be ready.
   ///
   /// The display link wakes the main thread at every frame while it runs, so the queue runs it only while
@@ -67,8 +68,8 @@ import Foundation
     }
   }
 #else
-  /// Where UIKit is missing there is no display link: ``IdleQueue/Configuration/scrollingFeed(frameDeadline:)``
-  /// without a `frameDeadline` has no frame clock.
+  /// Where UIKit is missing there is no display link: ``IdleQueue/Scrolling/fitToFrames(timeUntilNextFrame:)``
+  /// without a `timeUntilNextFrame` has no frame clock.
   enum DisplayLinkFrameClock {
     static let factory: (@MainActor @Sendable () -> any FrameClockSource)? = nil
   }

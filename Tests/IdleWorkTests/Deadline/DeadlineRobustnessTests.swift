@@ -19,7 +19,9 @@ final class DeadlineRobustnessTests: XCTestCase {
   func testADeadlineThatStaysPassedNeitherSpinsNorStarves() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(budget: .tasks(5), frameDeadline: { -0.005 }))
+      let queue = IdleQueue(
+        driver: driver, configuration: .init(budget: .tasks(5), scrolling: .fitToFrames(timeUntilNextFrame: { -0.005 }))
+      )
       var ran = false
       queue.addTask(key: "draw") { ran = true }
       XCTAssertEqual(driver.drain(maximumPasses: 10_000), 1, "one pass, then no pass is asked for at once")
@@ -62,7 +64,7 @@ final class DeadlineRobustnessTests: XCTestCase {
   /// the task never ran.
   func testOnTheRealRunLoopAPassedDeadlineCostsAFewTurnsAndTheTaskRuns() {
     MainActor.assumeIsolated {
-      let queue = IdleQueue(configuration: .init(frameDeadline: { -0.005 }))
+      let queue = IdleQueue(configuration: .init(scrolling: .fitToFrames(timeUntilNextFrame: { -0.005 })))
       defer { queue.invalidate() }
       let turns = PassCounter()
       defer { turns.remove() }
@@ -225,7 +227,7 @@ final class DeadlineRobustnessTests: XCTestCase {
   func testAHugeFiniteDeadlineAndAHugeAdvanceAreClamped() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(frameDeadline: { 1e10 }))
+      let queue = IdleQueue(driver: driver, configuration: .init(scrolling: .fitToFrames(timeUntilNextFrame: { 1e10 })))
       var ran = false
       queue.addTask(key: 0, estimatedCost: 0.004) { ran = true }
       driver.runPass()

@@ -27,7 +27,9 @@ final class FrameDeadlineTests: XCTestCase {
     let driver = ManualPassDriver()
     let frames = Frames(driver, deadline: deadline)
     let queue = IdleQueue(
-      driver: driver, configuration: .init(budget: budget, maximumQueueLength: 100, frameDeadline: { frames.timeLeft }))
+      driver: driver,
+      configuration: .init(
+        budget: budget, maximumQueueLength: 100, scrolling: .fitToFrames(timeUntilNextFrame: { frames.timeLeft })))
     return (queue, driver, frames)
   }
 
@@ -37,7 +39,7 @@ final class FrameDeadlineTests: XCTestCase {
   static func feedQueue() -> (IdleQueue, ManualPassDriver, Frames) {
     let driver = ManualPassDriver()
     let frames = Frames(driver, deadline: nil)
-    let queue = IdleQueue(driver: driver, configuration: .scrollingFeed(frameDeadline: { frames.timeLeft }))
+    let queue = IdleQueue(driver: driver, configuration: .scrollingFeed(timeUntilNextFrame: { frames.timeLeft }))
     return (queue, driver, frames)
   }
 
@@ -350,7 +352,7 @@ final class FrameDeadlineTests: XCTestCase {
       let source = FakeFrameClockSource()
       let driver = ManualPassDriver()
       var configuration = IdleQueue.Configuration()
-      configuration.frameClockSource = { source }
+      configuration.scrolling = .fitToFrames(source: { source })
       let queue = IdleQueue(driver: driver, configuration: configuration)
       XCTAssertEqual(source.log, [], "nothing pending: not started")
       queue.addTask(key: 0) {}
@@ -375,9 +377,10 @@ final class FrameDeadlineTests: XCTestCase {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       var timeLeft: TimeInterval? = 0.003
-      let configuration = IdleQueue.Configuration.scrollingFeed(frameDeadline: { MainActor.assumeIsolated { timeLeft } }
-      )
-      XCTAssertNotNil(configuration.scrollingSlack)
+      let configuration = IdleQueue.Configuration.scrollingFeed(timeUntilNextFrame: {
+        MainActor.assumeIsolated { timeLeft }
+      })
+      XCTAssertTrue(configuration.scrolling.fitsToFrames)
       XCTAssertEqual(configuration.budget, .seconds(1.0 / 60))
       let queue = IdleQueue(driver: driver, configuration: configuration)
       var ran = 0
@@ -396,14 +399,15 @@ final class FrameDeadlineTests: XCTestCase {
       driver.runPass()
       XCTAssertEqual(ran, 2, "idle, with no frame pending: it runs")
       #if !canImport(UIKit)
-        XCTAssertNil(IdleQueue.Configuration.scrollingFeed().frameClockSource, "no display link here")
+        XCTAssertNil(IdleQueue.Configuration.scrollingFeed().scrolling.frameClockSource, "no display link here")
       #endif
       XCTAssertEqual(configuration.maximumQueueLength, 128, "three screens of a dense feed")
+      XCTAssertEqual(configuration.resultCacheLimit, 32 << 20)
     }
   }
 
   #if !canImport(UIKit)
-    /// Without UIKit and without a `frameDeadline` the preset has no frame clock at all: no frame is ever
+    /// Without UIKit and without a `timeUntilNextFrame` the preset has no frame clock at all: no frame is ever
     /// known, so nothing runs while scrolling (idle passes still run, time-budgeted).
     func testThePresetWithNoFrameClockRunsNothingWhileScrolling() {
       MainActor.assumeIsolated {

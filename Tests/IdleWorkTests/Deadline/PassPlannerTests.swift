@@ -13,7 +13,7 @@ final class PassPlannerTests: XCTestCase {
   func input(
     _ kind: IdlePassKind = .idle, candidate: PassPlanner.Candidate? = .init(costKind: .task, estimate: 2 * ms),
     frame: FrameReading? = .frame(timeLeft: Int64(frame60), length: frame60),
-    scrolling: PassPlanner.Scrolling = .followsFrameClock, budget: IdleQueue.Budget = .tasks(10), tasksRun: Int = 0
+    scrolling: PassPlanner.Scrolling = .fitToFrames, budget: IdleQueue.Budget = .tasks(10), tasksRun: Int = 0
   ) -> PassPlanner.Input {
     var own = BudgetMeter(budget, start: 0)
     for _ in 0..<tasksRun { own.recordTask() }
@@ -27,8 +27,8 @@ final class PassPlannerTests: XCTestCase {
   }
 
   func testNothingRunsWhileScrollingWithoutASetting() {
-    XCTAssertEqual(PassPlanner.next(input(.tracking, scrolling: .never)), .end(.notWhileScrolling))
-    XCTAssertEqual(PassPlanner.next(input(.idle, scrolling: .never)), .run(probes: false), "idle passes run")
+    XCTAssertEqual(PassPlanner.next(input(.tracking, scrolling: .pause)), .end(.notWhileScrolling))
+    XCTAssertEqual(PassPlanner.next(input(.idle, scrolling: .pause)), .run(probes: false), "idle passes run")
   }
 
   func testThePresetRunsNothingWhileScrollingWithNoFrameKnown() {
@@ -95,25 +95,8 @@ final class PassPlannerTests: XCTestCase {
     XCTAssertEqual(PassPlanner.next(input(.tracking, candidate: unknown, frame: left(16))), .run(probes: true))
     XCTAssertEqual(PassPlanner.next(input(.tracking, candidate: unknown, frame: left(4))), .wait(4_000_000))
     XCTAssertEqual(
-      PassPlanner.next(
-        input(.tracking, candidate: unknown, frame: .noFrame, scrolling: .slack(minimumWait: 0, frameSlackAllows: true))
-      ),
-      .end(.noFrameKnown), "with a custom slack and no frame pending, an unknown cost is not gambled")
+      PassPlanner.next(input(.tracking, candidate: unknown, frame: .noFrame)), .end(.noFrameKnown),
+      "with no frame pending, an unknown cost is not gambled")
     XCTAssertEqual(PassPlanner.next(input(.idle, candidate: unknown, frame: left(4))), .run(probes: false), "idle: 0")
-  }
-
-  func testACustomScrollingSlack() {
-    var waited = PassPlanner.Candidate(costKind: .task, estimate: 1 * Self.ms)
-    waited.waited = 40 * Self.ms
-    XCTAssertEqual(
-      PassPlanner.next(
-        input(.tracking, candidate: waited, scrolling: .slack(minimumWait: 50 * Self.ms, frameSlackAllows: true))),
-      .end(.notWhileScrolling), "it has not waited long enough")
-    XCTAssertEqual(
-      PassPlanner.next(input(.tracking, candidate: waited, scrolling: .slack(minimumWait: 0, frameSlackAllows: false))),
-      .end(.notWhileScrolling), "the slack closure says no")
-    XCTAssertEqual(
-      PassPlanner.next(input(.tracking, candidate: waited, scrolling: .slack(minimumWait: 0, frameSlackAllows: true))),
-      .run(probes: false))
   }
 }

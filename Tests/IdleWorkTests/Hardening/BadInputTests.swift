@@ -79,11 +79,6 @@ private enum BadInput: String, CaseIterable {
   case infiniteSecondsInInit
   case zeroTasksInSchedulerInit
   case negativeSecondsInSchedulerSetter
-  case negativeMinimumWait
-  case zeroMinimumFrameSlack
-  case nanMinimumFrameSlack
-  case negativeMinimumWaitInSetter
-  case infiniteMinimumFrameSlackInSetter
   case invalidatingTheSharedQueue
   /// Issue 16 item 8: `invalidate()` is callable from any thread, and `IdleQueue.main` still refuses there
   /// (this case did not compile before: `invalidate()` was main-actor).
@@ -94,8 +89,8 @@ private enum BadInput: String, CaseIterable {
   case infiniteEstimatedCostForSlice
   case negativeEstimatedCostForCellSlice
   case secondQueueOnAManualDriver
-  case frameDeadlineReturningNaN
-  case frameDeadlineReturningInfinity
+  case timeUntilNextFrameReturningNaN
+  case timeUntilNextFrameReturningInfinity
   /// Issue 17 item 7: a pool of 0 workers, a negative result cache limit.
   case zeroWorkers
   case negativeWorkersInConfiguration
@@ -118,11 +113,6 @@ private enum BadInput: String, CaseIterable {
     case .nanSecondsInSetter: return ["budget", ".seconds(nan)", "finite", "greater than 0"]
     case .infiniteSecondsInInit: return ["budget", ".seconds(inf)", "finite", "greater than 0"]
     case .negativeSecondsInSchedulerSetter: return ["budget", ".seconds(-0.5)", "finite", "greater than 0"]
-    case .negativeMinimumWait: return ["minimumWait", "-1.0", "finite", ">= 0"]
-    case .zeroMinimumFrameSlack: return ["minimumFrameSlack", "0.0", "finite", "> 0"]
-    case .nanMinimumFrameSlack: return ["minimumFrameSlack", "nan", "finite", "> 0"]
-    case .negativeMinimumWaitInSetter: return ["minimumWait", "-2.0", "finite", ">= 0"]
-    case .infiniteMinimumFrameSlackInSetter: return ["minimumFrameSlack", "inf", "finite", "> 0"]
     case .invalidatingTheSharedQueue, .invalidatingTheSharedQueueOffTheMainThread:
       return ["IdleQueue.main cannot be invalidated", "removeAllTasks()"]
     case .negativeManualClockAdvance: return ["advance(by: -1.0)", "finite", ">= 0"]
@@ -131,8 +121,8 @@ private enum BadInput: String, CaseIterable {
     case .infiniteEstimatedCostForSlice: return ["estimatedCost", "inf", "finite", ">= 0"]
     case .negativeEstimatedCostForCellSlice: return ["estimatedCost", "-1.0", "finite", ">= 0"]
     case .secondQueueOnAManualDriver: return ["ManualPassDriver serves one queue", "create one per queue"]
-    case .frameDeadlineReturningNaN: return ["frameDeadline", "nan", "finite", "or nil"]
-    case .frameDeadlineReturningInfinity: return ["frameDeadline", "inf", "finite", "or nil"]
+    case .timeUntilNextFrameReturningNaN: return ["timeUntilNextFrame", "nan", "finite", "or nil"]
+    case .timeUntilNextFrameReturningInfinity: return ["timeUntilNextFrame", "inf", "finite", "or nil"]
     case .zeroWorkers: return ["workers", "0", "1...Int.max"]
     case .negativeWorkersInConfiguration: return ["workers", "-3", "1...Int.max"]
     case .negativeResultCacheLimit: return ["resultCacheLimit", "-1", "0...Int.max"]
@@ -173,18 +163,6 @@ private enum BadInput: String, CaseIterable {
       _ = IdleScheduler(driver: ManualPassDriver().core, budget: .tasks(0))
     case .negativeSecondsInSchedulerSetter:
       IdleScheduler(driver: ManualPassDriver().core).budget = .seconds(-0.5)
-    case .negativeMinimumWait:
-      _ = IdleQueue.ScrollingSlack(minimumWait: -1, timeUntilNextFrame: { nil })
-    case .zeroMinimumFrameSlack:
-      _ = IdleQueue.ScrollingSlack(minimumFrameSlack: 0, timeUntilNextFrame: { nil })
-    case .nanMinimumFrameSlack:
-      _ = IdleQueue.ScrollingSlack(minimumFrameSlack: .nan, timeUntilNextFrame: { nil })
-    case .negativeMinimumWaitInSetter:
-      var slack = IdleQueue.ScrollingSlack(timeUntilNextFrame: { nil })
-      slack.minimumWait = -2
-    case .infiniteMinimumFrameSlackInSetter:
-      var slack = IdleQueue.ScrollingSlack(timeUntilNextFrame: { nil })
-      slack.minimumFrameSlack = .infinity
     case .invalidatingTheSharedQueue:
       IdleQueue.main.invalidate()
     case .invalidatingTheSharedQueueOffTheMainThread:
@@ -210,10 +188,11 @@ private enum BadInput: String, CaseIterable {
       let driver = ManualPassDriver()
       let first = IdleQueue(driver: driver)
       withExtendedLifetime(first) { _ = IdleQueue(driver: driver) }
-    case .frameDeadlineReturningNaN, .frameDeadlineReturningInfinity:
-      let value: Double = self == .frameDeadlineReturningNaN ? .nan : .infinity
+    case .timeUntilNextFrameReturningNaN, .timeUntilNextFrameReturningInfinity:
+      let value: Double = self == .timeUntilNextFrameReturningNaN ? .nan : .infinity
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(frameDeadline: { value }))
+      let queue = IdleQueue(
+        driver: driver, configuration: .init(scrolling: .fitToFrames(timeUntilNextFrame: { value })))
       queue.addTask(key: 0) {}
       driver.runPass()
     case .zeroWorkers:

@@ -108,18 +108,19 @@ final class FuzzSequence {
   func run() -> String? {
     let deadline: @MainActor @Sendable () -> TimeInterval? = { [unowned self] in self.timeLeft() }
     let configuration: IdleQueue.Configuration
-    if random.chance(50) {
-      configuration = .scrollingFeed(frameDeadline: deadline)
+    let isPreset = random.chance(50)
+    if isPreset {
+      configuration = .scrollingFeed(timeUntilNextFrame: deadline)
     } else {
       configuration = .init(
         budget: random.chance(50) ? .tasks(random.int(1...4)) : .seconds(Double(random.int(1...20)) / 1000),
-        maximumQueueLength: random.int(4...40), frameDeadline: deadline)
+        maximumQueueLength: random.int(4...40), scrolling: .fitToFrames(timeUntilNextFrame: deadline))
     }
     queue = IdleQueue(driver: driver, configuration: configuration)
     cells = (0..<4).map { _ in FakeCell() }
     rows = [0, 1, 2, 3]
     for (slot, cell) in cells.enumerated() { queue.bind(cell!, to: row(rows[slot])) }
-    note("seed \(seed): \(configuration.scrollingSlack == nil ? "budget \(configuration.budget)" : "scrollingFeed")")
+    note("seed \(seed): \(isPreset ? "scrollingFeed" : "fitToFrames, budget \(configuration.budget)")")
     for _ in 0..<random.int(10...60) {
       step()
       if let failure { return describe(failure) }

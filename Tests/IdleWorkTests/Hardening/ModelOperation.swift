@@ -63,12 +63,6 @@ indirect enum NestedAction: Sendable, CustomStringConvertible {
   }
 }
 
-/// The scrolling-slack setting of a sequence, in milliseconds.
-struct SlackSetting: Sendable, Hashable {
-  let minimumWaitMs: Double
-  let minimumFrameSlackMs: Double
-}
-
 /// One step of a sequence.
 enum ModelOperation: Sendable, CustomStringConvertible {
   case add(TaskSpec)
@@ -84,9 +78,6 @@ enum ModelOperation: Sendable, CustomStringConvertible {
   case discardDiscardable
   case setCapacity(Int)
   case setBudget(IdleQueue.Budget)
-  case setScrollingSlack(SlackSetting?)
-  /// What `timeUntilNextFrame` returns from now on, in milliseconds (`nil`: unknown).
-  case setFrameTime(Double?)
   case advanceClock(ms: Double)
   case runPass
   case runTrackingPass
@@ -106,8 +97,6 @@ enum ModelOperation: Sendable, CustomStringConvertible {
     case .setCapacity(let capacity):
       return "setCapacity(\(capacity == Int.max ? "unlimited" : "\(capacity)"))"
     case .setBudget(let budget): return "setBudget(\(budget))"
-    case .setScrollingSlack(let slack): return "setScrollingSlack(\(slack.map { "\($0)" } ?? "nil"))"
-    case .setFrameTime(let ms): return "setFrameTime(\(ms.map { "\($0)" } ?? "nil"))"
     case .advanceClock(let ms): return "advanceClock(\(ms) ms)"
     case .runPass: return "runPass"
     case .runTrackingPass: return "runTrackingPass"
@@ -166,12 +155,7 @@ struct ModelSequence: Sendable {
       case 530..<540: return .discardDiscardable
       case 540..<575: return .setCapacity(capacity(&rng))
       case 575..<600: return .setBudget(budget(&rng))
-      case 600..<610:
-        return .setScrollingSlack(
-          rng.chance(25)
-            ? nil : SlackSetting(minimumWaitMs: rng.pick([0, 1, 3]), minimumFrameSlackMs: rng.pick([1, 4])))
-      case 610..<625: return .setFrameTime(rng.chance(20) ? nil : rng.pick([0.5, 2, 4, 8]))
-      case 625..<660: return .advanceClock(ms: rng.pick([0.5, 1, 2, 5]))
+      case 600..<660: return .advanceClock(ms: rng.pick([0.5, 1, 2, 5]))
       case 660..<960: return .runPass
       case 960..<992: return .runTrackingPass
       default: return .invalidate

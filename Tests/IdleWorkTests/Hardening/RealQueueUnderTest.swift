@@ -19,7 +19,6 @@ final class RealQueueUnderTest {
   /// Problems seen while applying operations (a freed cell that stayed alive).
   private(set) var problems: [String] = []
   private var cells: [HardeningCell?] = (0..<ModelSequence.cellSlots).map { _ in HardeningCell() }
-  private let frameClock = FrameClock()
 
   init(budget: IdleQueue.Budget, capacity: Int) {
     queue = IdleQueue(driver: driver, configuration: .init(budget: budget, maximumQueueLength: capacity))
@@ -51,15 +50,6 @@ final class RealQueueUnderTest {
       queue.maximumQueueLength = capacity
     case .setBudget(let budget):
       queue.budget = budget
-    case .setScrollingSlack(let slack):
-      let frameClock = self.frameClock
-      queue.core.scrollingSlack = slack.map {
-        IdleQueue.ScrollingSlack(
-          minimumWait: $0.minimumWaitMs / 1000, minimumFrameSlack: $0.minimumFrameSlackMs / 1000, trackingModes: [],
-          timeUntilNextFrame: { frameClock.milliseconds.map { $0 / 1000 } })
-      }
-    case .setFrameTime(let ms):
-      frameClock.milliseconds = ms
     case .advanceClock(let ms):
       driver.advance(by: (ms) / 1000)
     case .runPass:
@@ -153,10 +143,4 @@ final class RealQueueUnderTest {
 /// How many slices a resumable task has run.
 private final class SliceCounter {
   var done = 0
-}
-
-/// The value `timeUntilNextFrame` reports, set by the sequence.
-@MainActor
-private final class FrameClock {
-  var milliseconds: Double?
 }

@@ -34,8 +34,8 @@ enum ModelResult: Equatable {
 /// - A one-shot task leaves the queue, counted executed, just before it runs; a resumable slice runs in
 ///   place and the task leaves as executed when the slice reports `.done` (if it is still queued then),
 ///   keeping its place at the head otherwise.
-/// - A tracking pass runs nothing without scrolling slack; with it, the head task runs only if it waited at
-///   least `minimumWait` and the frame clock reports more than `minimumFrameSlack` left.
+/// - A tracking pass runs nothing (the queue pauses while scrolling, the default; work fitted to frames is
+///   checked by `FrameDeadlineTests` and `DeadlineFuzzTests`).
 /// - Cancelling by key, removing all and discarding take in background tasks first; `invalidate` counts
 ///   waiting background tasks as added and cancelled, cancels the rest, stops passes and ignores additions.
 /// - `passes` counts passes in which the queue ran or skipped a task; `longestPassDuration` is the longest
@@ -47,7 +47,6 @@ struct ReferenceQueueModel {
     let generation: Int
     /// The cell's configuration when the task was added.
     let configuration: Int
-    let enqueuedAt: UInt64
     var slicesDone = 0
     /// The order of addition: a pass runs only entries added before it began.
     var order = 0
@@ -71,8 +70,6 @@ struct ReferenceQueueModel {
   private(set) var handles: [Int] = []
   private(set) var capacity: Int
   private(set) var budget: IdleQueue.Budget
-  private(set) var slack: SlackSetting?
-  private(set) var frameTimeMs: Double?
   private(set) var now: UInt64 = 0
   private(set) var isInvalidated = false
   private(set) var log: [ModelEvent] = []
@@ -152,10 +149,6 @@ struct ReferenceQueueModel {
       trimIfOver()
     case .setBudget(let budget):
       self.budget = budget
-    case .setScrollingSlack(let slack):
-      self.slack = slack
-    case .setFrameTime(let ms):
-      frameTimeMs = ms
     case .advanceClock(let ms):
       advance(ms: ms)
     case .runPass:
@@ -200,7 +193,7 @@ struct ReferenceQueueModel {
       configuration = cells[slot].configuration
     }
     guard !isInvalidated else { return }
-    append(Entry(spec: spec, generation: generation, configuration: configuration, enqueuedAt: now))
+    append(Entry(spec: spec, generation: generation, configuration: configuration))
     expectsPassRequest = true
   }
 
@@ -257,7 +250,7 @@ struct ReferenceQueueModel {
     droppedFromInbox = 0
     let waiting = inbox
     inbox = []
-    for spec in waiting { append(Entry(spec: spec, generation: 0, configuration: 0, enqueuedAt: now)) }
+    for spec in waiting { append(Entry(spec: spec, generation: 0, configuration: 0)) }
   }
 
   private mutating func cancel(where matches: (Entry) -> Bool) -> Int {
@@ -299,18 +292,12 @@ struct ReferenceQueueModel {
     }
   }
 
-  private func slackAllows(_ entry: Entry) -> Bool {
-    guard let slack, let frameTimeMs else { return false }
-    let waited = now - entry.enqueuedAt
-    return waited >= UInt64(slack.minimumWaitMs * 1_000_000) && frameTimeMs > slack.minimumFrameSlackMs
-  }
-
   /// One pass; returns whether the driver ran it (it does not once the queue is invalidated).
   private mutating func runPass(tracking: Bool) -> Bool {
     guard !isInvalidated else { return false }
     expectsPassRequest = !tracking
     takeIn()
-    guard !entries.isEmpty, !tracking || slack != nil else { return true }
+    guard !entries.isEmpty, !tracking else { return true }
     let start = now
     let horizon = nextOrder  // tasks added during the pass wait for a later one
     var tasksRun = 0
@@ -322,7 +309,6 @@ struct ReferenceQueueModel {
         didWork = true
       }
       guard let head = entries.first, head.order < horizon else { break }
-      if tracking, !slackAllows(head) { break }
       let isSlice = head.spec.slices != nil
       let isCellTask = !isSlice && head.spec.cell != nil
       let average = isSlice ? averageSlice : isCellTask ? averageCellTask : averageTask

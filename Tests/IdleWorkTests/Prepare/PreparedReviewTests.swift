@@ -546,7 +546,7 @@ final class PreparedReviewTests: XCTestCase {
       let driver = ManualPassDriver()
       let source = LinkLikeSource(driver)
       var configuration = IdleQueue.Configuration.scrollingFeed()
-      configuration.frameClockSource = { source }
+      configuration.scrolling = .fitToFrames(source: { source })
       let queue = IdleQueue(driver: driver, configuration: configuration)
       queue.addTask(key: "learn the frame") {}
       source.tick()
