@@ -49,21 +49,70 @@ enum Artwork {
     let image = UIGraphicsImageRenderer(size: size, format: format).image { context in
       style.background.setFill()
       context.fill(CGRect(origin: .zero, size: size))
-      for circle in 0..<3_000 {
+      for circle in 0..<circleCount {
         if circle % 500 == 0, isCancelled() {
           cancelled = true
           return
         }
-        let diameter = CGFloat.random(in: 2..<12, using: &generator)
-        let origin = CGPoint(
-          x: CGFloat.random(in: -6..<size.width, using: &generator),
-          y: CGFloat.random(in: -6..<size.height, using: &generator))
-        let brightness = CGFloat.random(in: 0.5..<1, using: &generator)
-        UIColor(hue: hue, saturation: 0.8, brightness: brightness, alpha: 0.35).setFill()
-        UIBezierPath(ovalIn: CGRect(origin: origin, size: CGSize(width: diameter, height: diameter))).fill()
+        drawCircle(hue: hue, using: &generator)
       }
     }
     return cancelled ? nil : image
+  }
+
+  /// The picture for image `slot` of `row`, drawn a tile at a time: a main-thread task that draws one tile
+  /// (500 circles over what is drawn so far) and more while the pass has time left, so a draw never holds the
+  /// main thread for longer than a tile. It gives the same picture as ``draw(row:slot:style:isCancelled:)``.
+  @MainActor
+  final class TiledDrawing {
+    static let circlesPerTile = 500
+    private let row: Int
+    private let style: Style
+    private var generator: SplitMix64
+    private var drawn = 0
+    private var partial: UIImage?
+
+    init(row: Int, slot: Int, style: Style) {
+      self.row = row
+      self.style = style
+      generator = SplitMix64(state: UInt64(row * 3 + slot))
+    }
+
+    /// The finished picture, once ``drawNextTile()`` has drawn the last tile.
+    var image: UIImage? { drawn == Artwork.circleCount ? partial : nil }
+
+    /// Draws the next tile; returns whether the picture is finished.
+    func drawNextTile() -> Bool {
+      let format = UIGraphicsImageRendererFormat()
+      format.scale = style.scale
+      format.opaque = true
+      let end = min(drawn + Self.circlesPerTile, Artwork.circleCount)
+      partial = UIGraphicsImageRenderer(size: size, format: format).image { context in
+        if let partial {
+          partial.draw(at: .zero)
+        } else {
+          style.background.setFill()
+          context.fill(CGRect(origin: .zero, size: size))
+        }
+        for _ in drawn..<end { Artwork.drawCircle(hue: CGFloat(row % 12) / 12, using: &generator) }
+      }
+      drawn = end
+      return drawn == Artwork.circleCount
+    }
+  }
+
+  /// Circles in a picture.
+  static let circleCount = 3_000
+
+  /// Draws one random circle into the current context.
+  static func drawCircle(hue: CGFloat, using generator: inout SplitMix64) {
+    let diameter = CGFloat.random(in: 2..<12, using: &generator)
+    let origin = CGPoint(
+      x: CGFloat.random(in: -6..<size.width, using: &generator),
+      y: CGFloat.random(in: -6..<size.height, using: &generator))
+    let brightness = CGFloat.random(in: 0.5..<1, using: &generator)
+    UIColor(hue: hue, saturation: 0.8, brightness: brightness, alpha: 0.35).setFill()
+    UIBezierPath(ovalIn: CGRect(origin: origin, size: CGSize(width: diameter, height: diameter))).fill()
   }
 
   /// A picture's size in bytes, for the result cache's limit.
@@ -73,7 +122,7 @@ enum Artwork {
 }
 
 /// A small seeded random number generator (SplitMix64), so every row draws the same picture each time.
-private struct SplitMix64: RandomNumberGenerator {
+struct SplitMix64: RandomNumberGenerator {
   var state: UInt64
 
   mutating func next() -> UInt64 {

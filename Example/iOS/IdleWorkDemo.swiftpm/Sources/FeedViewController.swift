@@ -6,9 +6,11 @@ import UIKit
 /// another row, or reloaded) is skipped, and its picture never lands on the wrong row.
 ///
 /// The switch above the table picks where the draws run:
-/// - **Main thread**: each draw is a main-thread task on `IdleQueue.main`, one per run-loop pass once the scroll
-///   view stops — the path for drawing code that must stay on the main thread.
-/// - **Workers**: each draw is a prepared task on a queue of this screen's own: it is drawn off the main thread
+/// Both paths use the recommended setup: a queue of this screen's own, `.scrollingFeed()`, ended with the screen.
+/// - **Main thread**: each draw is a resumable main-thread task that draws its picture a tile at a time, as many
+///   tiles per pass as fit before the next frame — during a scroll too — the path for drawing code that must stay
+///   on the main thread.
+/// - **Workers**: each draw is a prepared task: it is drawn off the main thread
 ///   (`UIGraphicsImageRenderer` on one of the queue's workers, rows on screen first), and a pass sets the image
 ///   view, also during a scroll (`.scrollingFeed()`). Pictures are kept by content up to the preset's 32 MB, so a
 ///   row scrolled back to shows its pictures in the same frame.
@@ -27,19 +29,19 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
   }
 
   private let tableView = UITableView(frame: .zero, style: .plain)
-  /// The prepared tasks' queue: this screen's own, ended with it.
-  private let preparedQueue = IdleQueue(configuration: .scrollingFeed())
+  /// The screen's queue, for both paths: the recommended setup, ended with the screen.
+  private let queue = IdleQueue(configuration: .scrollingFeed())
   /// Where the draws run now; changing it drops the other path's waiting draws and configures every row again.
   private var path = DrawingPath.workers {
     didSet {
       guard path != oldValue else { return }
-      queue(for: oldValue).removeAllTasks()
+      queue.removeAllTasks()
       tableView.reloadData()
     }
   }
 
   deinit {
-    preparedQueue.invalidate()
+    queue.invalidate()
   }
 
   override func loadView() {
@@ -67,10 +69,6 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
     return header
   }
 
-  private func queue(for path: DrawingPath) -> IdleQueue {
-    path == .workers ? preparedQueue : IdleQueue.main
-  }
-
   func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int {
     399
   }
@@ -78,7 +76,6 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
   func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
     let cell = tableView.dequeueReusableCell(withIdentifier: ImageRowCell.reuseIdentifier, for: indexPath)
     guard let rowCell = cell as? ImageRowCell else { return cell }
-    let queue = queue(for: path)
     queue.bind(rowCell, to: indexPath)  // a new configuration: earlier draws for this cell are stale
     rowCell.titleLabel.text = "\(indexPath.row) - Drawing index is top priority"
     let row = indexPath.row
@@ -86,8 +83,14 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
     for slot in rowCell.imageViews.indices {
       switch path {
       case .mainThread:
-        queue.addTask(for: rowCell, at: indexPath) { rowCell in
-          rowCell.imageViews[slot].image = Artwork.draw(row: row, slot: slot, style: style)
+        let drawing = Artwork.TiledDrawing(row: row, slot: slot, style: style)
+        queue.addResumableTask(for: rowCell, at: indexPath) { rowCell, timeRemaining in
+          // A tile, then more while the time left before the next frame allows another.
+          while !drawing.drawNextTile() {
+            if timeRemaining() < 0.002 { return .moreToDo }
+          }
+          rowCell.imageViews[slot].image = drawing.image
+          return .done
         }
       case .workers:
         // A picture kept for this content applies at once, inside this call: no blank frame.
@@ -110,12 +113,12 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
 
   /// A row that came on screen: if its draws were parked when it left, they run again.
   func tableView(_ tableView: UITableView, willDisplay cell: UITableViewCell, forRowAt indexPath: IndexPath) {
-    queue(for: path).cellWillDisplay(cell, at: indexPath)
+    queue.cellWillDisplay(cell, at: indexPath)
   }
 
   /// A row that left the screen: its queued draws wait, so they never run before the rows now on screen.
   func tableView(_ tableView: UITableView, didEndDisplaying cell: UITableViewCell, forRowAt indexPath: IndexPath) {
-    queue(for: path).cellDidEndDisplaying(cell, at: indexPath)
+    queue.cellDidEndDisplaying(cell, at: indexPath)
   }
 }
 
