@@ -1,6 +1,10 @@
 import Foundation
 import IdleWork
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 // AddTaskCost: what one addition costs as an app makes it, side by side with `Array.append` of the same
 // capturing closure (issue 16, item 10). Release-built:
 //
@@ -22,6 +26,12 @@ import IdleWork
 // of the medians to the floor's. `--check` exits 1 when a ratio is over its target (key 4x, cell 6x);
 // `--canary` adds a deliberate slow path to every cell-form addition (a few hundred nanoseconds of hashing),
 // so `--check --canary` shows the check failing. `--only` times one form alone, for a profiler.
+//
+// On Linux, glibc's allocator is pinned first (`pinAllocator()`): by default it moves its mmap and trim thresholds
+// with the sizes of the blocks freed so far, so whether an array's growth reuses memory or faults fresh pages in
+// depended on the size of the queue's entries (88-byte entries doubled every form's time, `Array.append`'s too:
+// 12.6 -> 25 ns, with 8,000 more page faults per 5 repetitions; 96-byte entries did not). Pinned, every form
+// reuses the process's memory, as an app's long-lived heap does.
 
 /// A cell as a table reuses it; IdleWork needs nothing from it.
 final class Cell {
@@ -231,5 +241,20 @@ enum AddTaskCost {
   }
 }
 
+/// Fixes glibc's mmap and trim thresholds (see the header), so that timings do not depend on earlier frees.
+func pinAllocator() {
+  #if canImport(Glibc)
+    // `mallopt` is in <malloc.h>, which the Glibc module does not import: looked up by name.
+    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+    let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+    let trimThreshold: Int32 = -1  // M_TRIM_THRESHOLD
+    let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
+    _ = mallopt(mmapThreshold, 32 << 20)
+    _ = mallopt(trimThreshold, 64 << 20)
+  #endif
+}
+
+pinAllocator()
 let status = MainActor.assumeIsolated { AddTaskCost.run(Options(Array(CommandLine.arguments.dropFirst()))) }
 exit(status)
