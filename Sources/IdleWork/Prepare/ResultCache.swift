@@ -21,8 +21,6 @@ final class ResultCache {
   private var clock: UInt64 = 0
   /// Bytes of the results kept now.
   private(set) var bytes = 0
-  /// Look-ups that found a result.
-  private(set) var hits = 0
 
   init(limit: Int) {
     self.limit = limit
@@ -34,7 +32,6 @@ final class ResultCache {
     clock += 1
     item.lastUse = clock
     items[content] = item
-    hits += 1
     return item.value
   }
 

@@ -84,9 +84,6 @@ extension QueueCore {
     guard let preparation else { return }
     let arrivals = preparation.pool.takeArrivals()
     guard !arrivals.isEmpty else { return }
-    // The frame clock stopped while only preparations were pending: the applies need it (during a scroll,
-    // a pass with no frame known runs nothing).
-    frameClock?.start()
     for (render, outcome) in arrivals {
       if let content = render.content, preparation.inFlight[content] === render {
         preparation.inFlight[content] = nil
