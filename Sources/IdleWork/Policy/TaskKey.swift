@@ -59,6 +59,12 @@ enum TaskKey {
     }
   }
 
+  /// Whether the key is of another type than `Int`, `IndexPath` and `String`, stored in a box.
+  var isBoxed: Bool {
+    if case .other = self { return true }
+    return false
+  }
+
   /// The key's hash value.
   var hash: Int {
     switch self {

@@ -25,16 +25,26 @@ import Foundation
 final class CellRegistry {
   /// One cell's state. Tasks hold the record and the configuration they belong to.
   final class Record {
-    weak var cell: AnyObject?
-    /// The cell's address, compared with a cell handed in without loading the weak reference (a weak load
-    /// and the release after it took the slow reference-counting path, a third of an addition).
+    /// The cell's address, compared with a cell handed in without loading the cell (a weak load and the
+    /// release after it took the slow reference-counting path, a third of an addition).
     let id: ObjectIdentifier
-    #if !canImport(ObjectiveC)
+    #if canImport(ObjectiveC)
+      /// The cell, while it is alive. (A weak reference to an Objective-C object, such as a UIKit cell, leaves
+      /// its retains fast.)
+      weak var cell: AnyObject?
+    #else
       /// Never read: an unowned reference keeps the cell's memory (not the cell) allocated until the record
-      /// goes, so no other object can take its address while the record exists, and an equal ``id`` is
-      /// the same object. (An Objective-C object's unowned reference is a weak one, which reserves nothing:
-      /// there the weak reference is compared.)
+      /// goes, so no other object can take its address while the record exists, an equal ``id`` is the same
+      /// object, and the runtime can be asked about the object after its release (see ``SwiftRuntime``).
       private unowned(safe) let anchor: AnyObject
+      /// The cell, unretained.
+      private let object: Unmanaged<AnyObject>
+      /// How the cell's state is read: through the runtime's entry points, without a weak reference (which
+      /// would slow every retain of the cell in the app); `nil` where they cannot be found, and then through
+      /// ``fallback``.
+      private let runtime: SwiftRuntime?
+      /// The cell, weakly, set only when ``runtime`` is `nil`.
+      private weak var fallback: AnyObject?
     #endif
     /// The item the cell was last configured for; a cell task's key unless the caller gives one.
     @exclusivity(unchecked) private(set) var item: TaskKey
@@ -45,14 +55,43 @@ final class CellRegistry {
     /// work for the old one that has not started is dropped at once.
     @exclusivity(unchecked) var prepared: [PreparedRequest]?
 
-    init(cell: AnyObject, item: TaskKey, configuration: UInt64) {
-      self.cell = cell
-      self.id = ObjectIdentifier(cell)
-      #if !canImport(ObjectiveC)
+    #if canImport(ObjectiveC)
+      init(cell: AnyObject, item: TaskKey, configuration: UInt64) {
+        self.cell = cell
+        self.id = ObjectIdentifier(cell)
+        self.item = item
+        self.configuration = configuration
+      }
+    #else
+      init(
+        cell: AnyObject, item: TaskKey, configuration: UInt64, runtime: SwiftRuntime? = SwiftRuntime.available
+      ) {
+        self.id = ObjectIdentifier(cell)
         self.anchor = cell
+        self.object = Unmanaged.passUnretained(cell)
+        self.runtime = runtime
+        if runtime == nil { self.fallback = cell }
+        self.item = item
+        self.configuration = configuration
+      }
+
+      /// The cell, if it is alive: a strong reference, taken atomically (the last reference to the cell may
+      /// go on another thread at any time).
+      var cell: AnyObject? {
+        guard let runtime else { return fallback }
+        guard let retained = runtime.tryRetain(object.toOpaque()) else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(retained).takeRetainedValue()
+      }
+    #endif
+
+    /// Whether the cell is alive, read without retaining it.
+    var isAlive: Bool {
+      #if canImport(ObjectiveC)
+        return cell != nil
+      #else
+        guard let runtime else { return fallback != nil }
+        return !runtime.isDeallocating(object.toOpaque())
       #endif
-      self.item = item
-      self.configuration = configuration
     }
 
     /// Whether `cell` is this record's cell (alive, since the caller holds it).
@@ -90,8 +129,10 @@ final class CellRegistry {
   @discardableResult @inline(__always)
   func bind<Item: Hashable>(_ cell: AnyObject, to item: Item) -> Record {
     if let record = live(cell) {
-      // The same item again (a reload): keep its stored key, so that a boxed identifier is not boxed again.
-      record.reconfigure(for: record.item.matches(item) ? nil : TaskKey(item), configuration: nextConfiguration)
+      // A boxed identifier that is the same item again (a reload) keeps its box rather than boxing it again;
+      // other items are stored as themselves, and storing the new one costs less than comparing first.
+      record.reconfigure(
+        for: record.item.isBoxed && record.item.matches(item) ? nil : TaskKey(item), configuration: nextConfiguration)
       nextConfiguration += 1
       if let prepared = record.prepared {
         record.prepared = nil
@@ -114,7 +155,7 @@ final class CellRegistry {
     nextConfiguration += 1
     records[ObjectIdentifier(cell)] = record
     if records.count >= pruneAt {
-      records = records.filter { $0.value.cell != nil }
+      records = records.filter { $0.value.isAlive }
       pruneAt = max(64, records.count * 2)
       recent = Array(repeating: Recent(), count: Self.recentCount)  // it may name pruned records
     }
@@ -171,7 +212,7 @@ final class CellRegistry {
   /// hashing.
   @exclusivity(unchecked) private var recent = Array(repeating: Recent(), count: CellRegistry.recentCount)
 
-  /// The record ``live(_:)`` found last (it holds its cell weakly, so this keeps no cell alive).
+  /// The record ``live(_:)`` found last (a record keeps no cell alive).
   ///
   /// Unowned: it is always one of `records` (set only to a record found there or just inserted, and pruning
   /// keeps records of live cells, such as the one just inserted), which keep it alive; a strong reference
@@ -194,7 +235,7 @@ struct CellBinding {
 
   /// Runnable while the cell is alive, still in this configuration and on screen.
   @MainActor var state: EntryState {
-    guard record.cell != nil, record.configuration == configuration else { return .stale }
+    guard record.isAlive, record.configuration == configuration else { return .stale }
     return record.isDisplayed ? .runnable : .parked
   }
 }

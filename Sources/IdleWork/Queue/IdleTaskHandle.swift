@@ -3,16 +3,12 @@
 /// Holds its queue weakly: keeping a handle keeps neither the queue nor the task alive.
 @MainActor
 public struct IdleTaskHandle {
-  /// One per queue, holding the queue weakly. A handle retains it instead of setting up a weak reference
-  /// of its own: `addTask` returns a handle every time, and a weak reference cost a tenth of the call.
-  final class Target {
-    weak var queue: QueueCore?
-  }
-
-  let target: Target?
+  /// The queue's number in ``QueueDirectory`` (0: none): a number, not a reference, so that making and
+  /// dropping a handle touches no reference count.
+  let queueNumber: Int
   let seq: UInt64
 
-  var queue: QueueCore? { target?.queue }
+  var queue: QueueCore? { queueNumber == 0 ? nil : QueueDirectory.shared.queue(queueNumber) }
 
   /// Whether the task is still queued (it has not run, been skipped, evicted or cancelled).
   /// A resumable task between slices is pending.

@@ -37,13 +37,13 @@ extension QueueCore {
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    guard !isInvalidated else { return IdleTaskHandle(target: nil, seq: 0) }
+    guard !isInvalidated else { return IdleTaskHandle(queueNumber: 0, seq: 0) }
     let preparation = preparationMade()
     // A result kept for this content applies at once: the row shows it in this very `cellForRowAt`.
     if let content, let value = preparation.cache.value(for: content) {
       list.recordAddedAndExecuted()
       apply(record?.cell, value)
-      return IdleTaskHandle(target: nil, seq: 0)
+      return IdleTaskHandle(queueNumber: 0, seq: 0)
     }
     let binding = record.map { CellBinding(current: $0) }
     var render: Render

@@ -49,11 +49,8 @@ final class QueueCore {
   /// Set when a pass found only parked tasks (cells off screen): no pass is asked for until a task is
   /// added or a cell is shown again, so an off-screen cell's work never keeps the loop spinning.
   @exclusivity(unchecked) var onlyParkedLeft = false
-  /// What this queue's handles refer to: one object per queue, so that a handle costs a retain rather
-  /// than a weak reference's set-up.
-  /// `nonisolated(unsafe)` so that the initializer, which may run on any thread, can make it: it is never
-  /// reassigned, and the target's queue is set there, before the queue is shared, and only read after.
-  nonisolated(unsafe) let handleTarget: IdleTaskHandle.Target
+  /// The queue's number in ``QueueDirectory``, which its task handles store.
+  nonisolated let number: Int
 
   /// What ``IdleQueue``'s `budget` does.
   var budget: IdleQueue.Budget {
@@ -99,11 +96,14 @@ final class QueueCore {
     self.isShared = isShared
     self.startup = Startup(priority: priority, configuration: configuration)
     self.list = TaskList(capacity: configuration.maximumQueueLength)
-    let handleTarget = IdleTaskHandle.Target()
-    self.handleTarget = handleTarget
+    self.number = QueueDirectory.shared.newNumber()
     self.inbox = BackgroundInbox(limit: configuration.maximumQueueLength, wake: scheduler.waker)
-    handleTarget.queue = self
+    QueueDirectory.shared.register(self, as: number)
     Self.onMainThread { [self] in start() }
+  }
+
+  deinit {
+    QueueDirectory.shared.remove(number)
   }
 
   // MARK: Adding
@@ -329,15 +329,22 @@ final class QueueCore {
       guard let taken = list.takeForRun(entry.seq) else { return false }
       withExtendedLifetime(taken) { run() }
     case .onCell(let run):
+      guard let cell = liveCell(of: entry) else { return false }
       guard let taken = list.takeForRun(entry.seq) else { return false }
-      withExtendedLifetime(taken) { if let cell = taken.payload.binding?.record.cell { run(cell) } }
+      withExtendedLifetime(taken) { run(cell) }
     case .resumable(let run):
       slice = run(look)
     case .resumableOnCell(let run):
-      slice = entry.payload.binding?.record.cell.map { run($0, look) } ?? .done
+      guard let cell = liveCell(of: entry) else { return false }
+      slice = run(cell, look)
     case .prepared(let request):
+      var cell: AnyObject?
+      if entry.payload.binding != nil {
+        guard let live = liveCell(of: entry) else { return false }
+        cell = live
+      }
       guard let taken = list.takeForRun(entry.seq) else { return false }
-      withExtendedLifetime(taken) { applyPrepared(request, cell: taken.payload.binding?.record.cell) }
+      withExtendedLifetime(taken) { applyPrepared(request, cell: cell) }
       preparedTaskLeft(request, fate: .executed)
       appliesSinceCommit += 1
     }
@@ -346,6 +353,14 @@ final class QueueCore {
     own.recordTask()
     total?.recordTask()
     return true
+  }
+
+  /// The cell of a cell task about to run; `nil` if it was released since the pass looked (the last
+  /// reference may go on another thread at any time), and then the task is skipped as stale.
+  private func liveCell(of entry: TaskList<QueuedTask>.Entry) -> AnyObject? {
+    if let cell = entry.payload.binding?.record.cell { return cell }
+    if let removal = list.skipAsStale(entry.seq) { release([removal]) }
+    return nil
   }
 
   /// Drops the tasks of cells that were released (or configured again) while only parked tasks are left,
@@ -385,7 +400,7 @@ final class QueueCore {
   func enqueue(key: consuming TaskKey, _ task: consuming QueuedTask, discardable: Bool) -> IdleTaskHandle {
     guard !isInvalidated else {
       task.onDrop?(.cancelled)  // tells an awaiting `perform` at once
-      return IdleTaskHandle(target: nil, seq: 0)
+      return IdleTaskHandle(queueNumber: 0, seq: 0)
     }
     // Matched, not compared with `nil`: `!=` takes the optional as a generic argument, a copy of the binding
     // (a retain and a release per task). A `perform`'s task may be withdrawn from another thread.
@@ -407,7 +422,7 @@ final class QueueCore {
       scheduler.setNeedsPass()
       frameClock?.start()
     }
-    return IdleTaskHandle(target: handleTarget, seq: seq)
+    return IdleTaskHandle(queueNumber: number, seq: seq)
   }
 
   /// Tells dropped tasks' observers how they left; the payloads are freed when `removed` goes.
