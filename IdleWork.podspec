@@ -3,12 +3,15 @@
 Pod::Spec.new do |s|
   s.name             = 'IdleWork'
   s.version          = '0.2.0'
-  s.summary          = 'Runs small main-thread tasks when the main run loop is about to sleep, so frames come first.'
+  s.summary          = 'Heavy cell work without dropped frames: run it between frames on the main thread, or draw it on workers.'
   s.description      = <<-DESC
-    IdleWork slices heavy main-thread work (image draws, text layout) into small tasks that run when the main
-    CFRunLoop is about to sleep, one slice per pass, in the default mode only, so scrolling stays smooth. Cell-bound
-    tasks are skipped when their cell was reused; the queue is bounded and every task is accounted for.
+    IdleWork queues heavy cell work (image draws, text layout) as small tasks and runs them from a run-loop observer
+    when the main thread has nothing else to do, a task only if it fits before the next frame; or prepares them on a
+    few worker threads and applies the results between frames. Tasks for a cell that was reused or reloaded are
+    skipped, visible rows go first, the queue is bounded and every task is accounted for.
   DESC
+  # The repository has no public URL yet: `pod 'IdleWork', :path => '../IdleWork'` (the README's line) reads
+  # neither homepage nor source. Both name the URL it will have once published, with OWNER to fill in.
   s.homepage         = 'https://github.com/OWNER/IdleWork'
   s.license          = { :type => 'MIT', :file => 'LICENSE' }
   s.author           = { 'IdleWork contributors' => 'idlework@example.com' }
