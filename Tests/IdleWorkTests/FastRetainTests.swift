@@ -7,7 +7,7 @@ import XCTest
 /// Issue 11, hot path: apps retain their queue around every `addTask` (reading it from a property), and a
 /// weakly referenced object takes the slow path for every retain and release — measured in FeedDemo, that
 /// alone doubled an addition. So nothing inside IdleWork refers to the queue object weakly: the scheduler
-/// and the handles refer to its `QueueCore`.
+/// and the queue directory (which handles look their queue up in) refer to its `QueueCore`.
 final class FastRetainTests: XCTestCase {
   func testNothingRefersWeaklyToTheQueueAppsKeep() {
     MainActor.assumeIsolated {
@@ -23,7 +23,7 @@ final class FastRetainTests: XCTestCase {
       XCTAssertEqual(
         _getWeakRetainCount(queue), none, "a weak reference to the queue puts its retains on the slow path")
       XCTAssertGreaterThan(
-        _getWeakRetainCount(queue.core), none, "the scheduler and the handles refer weakly to its core")
+        _getWeakRetainCount(queue.core), none, "the scheduler and the queue directory refer weakly to its core")
       driver.drain()
       XCTAssertFalse(handle.isPending)
     }

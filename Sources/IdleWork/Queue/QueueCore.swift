@@ -4,7 +4,8 @@ import Foundation
 /// predictor and frame clock, and the pass that serves them.
 ///
 /// Separate from ``IdleQueue`` so that nothing holds a weak reference to the object apps keep: the
-/// scheduler's member list and task handles refer to this object weakly instead. A weakly referenced
+/// scheduler's member list and ``QueueDirectory`` (where task handles look it up by number) refer to this
+/// object weakly instead. A weakly referenced
 /// object takes the slow path for every retain and release, and an app retains its queue around every
 /// `addTask` call (a property read): that alone doubled the cost of an addition.
 @MainActor
