@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Separate from ``IdleQueue`` so that nothing holds a weak reference to the object apps keep: the
 /// scheduler's member list and ``QueueDirectory`` (where task handles look it up by number) refer to this
-/// object weakly instead. A weakly referenced
-/// object takes the slow path for every retain and release, and an app retains its queue around every
-/// `addTask` call (a property read): that alone doubled the cost of an addition.
+/// object weakly instead. A weakly referenced object takes the slow path for every retain and release, and an
+/// app retains its queue around every `addTask` call (a property read): that alone doubled the cost of an
+/// addition.
 @MainActor
 final class QueueCore {
   /// The scheduler whose passes serve this queue.
