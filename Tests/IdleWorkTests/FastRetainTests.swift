@@ -95,7 +95,7 @@ extension FastRetainTests {
     }
 
     /// A record reads its cell's state through the runtime's entry points, or — where they cannot be found
-    /// (a fully static executable) — through a weak reference; either way it sees the cell alive, hands it
+    /// (an executable linked with the static Swift runtime) — through a weak reference; either way it sees the cell alive, hands it
     /// out while it lives, and sees its release.
     func testARecordSeesItsCellsReleaseWithAndWithoutTheRuntimesEntryPoints() {
       MainActor.assumeIsolated {
