@@ -95,8 +95,8 @@ extension FastRetainTests {
     }
 
     /// A record reads its cell's state through the runtime's entry points, or — where they cannot be found
-    /// (an executable linked with the static Swift runtime) — through a weak reference; either way it sees the cell alive, hands it
-    /// out while it lives, and sees its release.
+    /// (an executable linked with the static Swift runtime) — through a weak reference; either way it sees
+    /// the cell alive, hands it out while it lives, and sees its release.
     func testARecordSeesItsCellsReleaseWithAndWithoutTheRuntimesEntryPoints() {
       MainActor.assumeIsolated {
         XCTAssertNotNil(SwiftRuntime.available, "the runtime's entry points are found in a test process")
