@@ -64,7 +64,17 @@ final class RunLoopPassDriver: IdlePassDriver {
   /// the pass of the same turn knows how long the commit took (``commitDuration``). One observer call-out per
   /// turn, only for queues with prepared tasks.
   func measureCommits() {
-    guard commitProbe == nil, observer != nil else { return }
+    wantsCommitProbe = true
+    addCommitProbe()
+  }
+
+  /// Whether ``measureCommits()`` was called: a queue created off the main thread may ask before
+  /// ``start(_:)``, which then adds the probe.
+  private var wantsCommitProbe = false
+
+  /// Adds the commit probe once it is asked for and the pass's observer is in place.
+  private func addCommitProbe() {
+    guard wantsCommitProbe, commitProbe == nil, observer != nil else { return }
     let probe = CFRunLoopObserverCreateWithHandler(
       kCFAllocatorDefault, CFRunLoopActivity.beforeWaiting.rawValue, true, CFIndex(Self.commitProbeOrder)
     ) { [weak self] _, _ in
@@ -84,6 +94,7 @@ final class RunLoopPassDriver: IdlePassDriver {
     }
     self.observer = observer
     for mode in idleModes + trackingModes { CFRunLoopAddObserver(runLoop, observer, mode) }
+    addCommitProbe()
   }
 
   private func beforeWaiting() {

@@ -62,28 +62,38 @@ final class PreparedRunLoopTests: XCTestCase {
   /// for Core Animation's commit observer (order 2,000,000) that busies the thread for 2 ms is seen by the
   /// pass (at least 2 ms; a lower bound, so a slow machine cannot fail it).
   func testRunLoopDriverMeasuresTheCommitBeforeThePass() {
-    MainActor.assumeIsolated {
-      let driver = RunLoopPassDriver(modes: [.default], trackingModes: [], order: IdleQueue.observerOrder)
-      var seen: [UInt64?] = []
-      driver.start { _ in
-        seen.append(driver.commitDuration)
-        return false
-      }
-      driver.measureCommits()
-      let commit = CFRunLoopObserverCreateWithHandler(nil, CFRunLoopActivity.beforeWaiting.rawValue, true, 2_000_000) {
-        _, _ in
-        let end = DispatchTime.now().uptimeNanoseconds + 2_000_000
-        while DispatchTime.now().uptimeNanoseconds < end {}
-      }
-      CFRunLoopAddObserver(CFRunLoopGetMain(), commit, cfMode(.default))
-      defer {
-        CFRunLoopObserverInvalidate(commit)
-        driver.stop()
-      }
-      spin(until: { seen.count >= 2 }, timeout: 5)
-      let measured = seen.compactMap { $0 }
-      XCTAssertFalse(measured.isEmpty, "no commit measured")
-      XCTAssertTrue(measured.allSatisfy { $0 >= 2_000_000 }, "\(measured)")
+    MainActor.assumeIsolated { Self.assertCommitMeasured(askedBeforeStart: false) }
+  }
+
+  /// The same when the measurement is asked for before the driver starts (a queue created off the main
+  /// thread whose first prepared task comes before its start on the main thread).
+  func testRunLoopDriverMeasuresTheCommitWhenAskedBeforeItStarts() {
+    MainActor.assumeIsolated { Self.assertCommitMeasured(askedBeforeStart: true) }
+  }
+
+  @MainActor
+  private static func assertCommitMeasured(askedBeforeStart: Bool) {
+    let driver = RunLoopPassDriver(modes: [.default], trackingModes: [], order: IdleQueue.observerOrder)
+    var seen: [UInt64?] = []
+    if askedBeforeStart { driver.measureCommits() }
+    driver.start { _ in
+      seen.append(driver.commitDuration)
+      return false
     }
+    if !askedBeforeStart { driver.measureCommits() }
+    let commit = CFRunLoopObserverCreateWithHandler(nil, CFRunLoopActivity.beforeWaiting.rawValue, true, 2_000_000) {
+      _, _ in
+      let end = DispatchTime.now().uptimeNanoseconds + 2_000_000
+      while DispatchTime.now().uptimeNanoseconds < end {}
+    }
+    CFRunLoopAddObserver(CFRunLoopGetMain(), commit, cfMode(.default))
+    defer {
+      CFRunLoopObserverInvalidate(commit)
+      driver.stop()
+    }
+    spin(until: { seen.count >= 2 }, timeout: 5)
+    let measured = seen.compactMap { $0 }
+    XCTAssertFalse(measured.isEmpty, "no commit measured")
+    XCTAssertTrue(measured.allSatisfy { $0 >= 2_000_000 }, "\(measured)")
   }
 }
