@@ -63,13 +63,12 @@ struct CostPredictor {
   /// among the results applied, is added to the prediction of each apply.
   mutating func recordCommit(duration: UInt64, applies: Int) {
     let measured = Double(duration)
-    func blend(_ old: Double?, _ value: Double) -> Double { old.map { $0 + Self.weight * (value - $0) } ?? value }
     guard applies > 0 else {
-      commitBaseline = blend(commitBaseline, measured)
+      commitBaseline = Self.blend(commitBaseline, measured)
       return
     }
     let excess = max(0, measured - (commitBaseline ?? 0)) / Double(applies)
-    commitPerApply = blend(commitPerApply, excess)
+    commitPerApply = Self.blend(commitPerApply, excess)
   }
 
   /// Whether a task of `kind` has a prediction: the caller's estimate, or at least one measurement.
@@ -80,12 +79,16 @@ struct CostPredictor {
   /// Records that a task of `kind` took `duration` nanoseconds.
   mutating func record(_ kind: Kind, duration: UInt64) {
     let measured = Double(duration)
-    func blend(_ old: Double?) -> Double { old.map { $0 + Self.weight * (measured - $0) } ?? measured }
     switch kind {
-    case .task: task = blend(task)
-    case .slice: slice = blend(slice)
-    case .cellTask: cellTask = blend(cellTask)
-    case .apply: apply = blend(apply)
+    case .task: task = Self.blend(task, measured)
+    case .slice: slice = Self.blend(slice, measured)
+    case .cellTask: cellTask = Self.blend(cellTask, measured)
+    case .apply: apply = Self.blend(apply, measured)
     }
+  }
+
+  /// `old` moved towards `value` by ``weight`` (an exponential moving average); `value` when there is none.
+  private static func blend(_ old: Double?, _ value: Double) -> Double {
+    old.map { $0 + weight * (value - $0) } ?? value
   }
 }

@@ -218,20 +218,10 @@ struct TaskList<Payload> {
 
   /// Removes one entry by sequence number, counting it as stale (its cell was configured again or released
   /// when its prepared result arrived).
-  mutating func skipAsStale(_ seq: UInt64) -> Removal? {
-    guard let entry = take(seq) else { return nil }
-    statistics.skippedAsStale += 1
-    checkInvariants()
-    return Removal(entry: entry, fate: .stale)
-  }
+  mutating func skipAsStale(_ seq: UInt64) -> Removal? { remove(seq, as: .stale) }
 
   /// Removes one entry by sequence number, counting it as failed (its preparation threw).
-  mutating func fail(_ seq: UInt64) -> Removal? {
-    guard let entry = take(seq) else { return nil }
-    statistics.failed += 1
-    checkInvariants()
-    return Removal(entry: entry, fate: .failed)
-  }
+  mutating func fail(_ seq: UInt64) -> Removal? { remove(seq, as: .failed) }
 
   /// Counts a task that was accepted and ran in one step (a prepared task whose result was cached).
   mutating func recordAddedAndExecuted() {
@@ -242,18 +232,23 @@ struct TaskList<Payload> {
   }
 
   /// Removes one entry by sequence number, counting it as cancelled.
-  mutating func cancel(_ seq: UInt64) -> Removal? {
-    guard let entry = take(seq) else { return nil }
-    statistics.cancelled += 1
-    checkInvariants()
-    return Removal(entry: entry, fate: .cancelled)
-  }
+  mutating func cancel(_ seq: UInt64) -> Removal? { remove(seq, as: .cancelled) }
 
   /// Evicts one entry by sequence number (the queue is over capacity).
-  private mutating func evict(_ seq: UInt64) -> Removal? {
+  private mutating func evict(_ seq: UInt64) -> Removal? { remove(seq, as: .evicted) }
+
+  /// Removes one entry by sequence number, counting it under `fate`.
+  private mutating func remove(_ seq: UInt64, as fate: TaskFate) -> Removal? {
     guard let entry = take(seq) else { return nil }
-    statistics.evicted += 1
-    return Removal(entry: entry, fate: .evicted)
+    switch fate {
+    case .executed: statistics.executed += 1
+    case .stale: statistics.skippedAsStale += 1
+    case .evicted: statistics.evicted += 1
+    case .cancelled: statistics.cancelled += 1
+    case .failed: statistics.failed += 1
+    }
+    checkInvariants()
+    return Removal(entry: entry, fate: fate)
   }
 
   /// Removes every entry with this key, counting them as cancelled.

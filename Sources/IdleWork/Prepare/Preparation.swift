@@ -7,8 +7,7 @@ final class Preparation {
   let pool: WorkerPool
   let cache: ResultCache
   /// Renders that have not finished, by content: a task for the same content joins one of these.
-  var inFlight: [AnyHashable: Render] = [:]
-  private var nextSerial: UInt64 = 0
+  var inFlight: [PreparedContent: Render] = [:]
   /// Stale tasks whose result had arrived (see ``IdleQueue/Statistics/staleAfterPrepare``).
   var staleAfterPrepare = 0
   /// Renders finished and applied by no task (see ``IdleQueue/Statistics/wastedPreparations``).
@@ -17,12 +16,6 @@ final class Preparation {
   init(pool: WorkerPool, cacheLimit: Int) {
     self.pool = pool
     self.cache = ResultCache(limit: cacheLimit)
-  }
-
-  /// A new render's serial number (FIFO order among the pool's renders).
-  func serial() -> UInt64 {
-    defer { nextSerial += 1 }
-    return nextSerial
   }
 }
 

@@ -30,11 +30,9 @@ final class Render: @unchecked Sendable {
   /// The work, run on a worker; its argument says whether every request has left.
   let prepare: @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
   /// The content key requests share the render and the cache by; `nil` for none.
-  let content: AnyHashable?
+  let content: PreparedContent?
   /// The result's size in bytes, for the cache; `nil` counts the value's inline size.
   let resultBytes: (@Sendable (any Sendable) -> Int)?
-  /// The order renders were submitted in (FIFO among renders of equal urgency).
-  let serial: UInt64
 
   // Guarded by the pool's lock.
   var phase = Phase.waiting
@@ -52,8 +50,6 @@ final class Render: @unchecked Sendable {
   /// The requests that joined the render and are still in the queue's list, in order. A request stops
   /// counting (its own flag) when its configuration is replaced, and is removed when it leaves the list.
   var requests: [PreparedRequest] = []
-  /// Requests that have not left, as the main thread counts them.
-  var liveRequests = 0
   /// Whether the outcome reached the main thread, and whether it was a value or an error.
   var arrival: Arrival = .none
   /// Whether some request applied the result.
@@ -61,11 +57,13 @@ final class Render: @unchecked Sendable {
   /// Whether the render's end was counted (wasted or not), so that it is counted once.
   var settled = false
 
+  /// Whether a request has not left, as the main thread sees it.
+  @MainActor var hasLiveRequests: Bool { requests.contains { $0.isLive } }
+
   init(
-    serial: UInt64, content: AnyHashable?, resultBytes: (@Sendable (any Sendable) -> Int)?,
+    content: PreparedContent?, resultBytes: (@Sendable (any Sendable) -> Int)?,
     prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
   ) {
-    self.serial = serial
     self.content = content
     self.resultBytes = resultBytes
     self.prepare = prepare

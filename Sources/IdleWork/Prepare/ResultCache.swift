@@ -14,10 +14,8 @@ final class ResultCache {
   }
 
   /// The most bytes kept; `0` keeps nothing.
-  var limit: Int {
-    didSet { trim() }
-  }
-  private var items: [AnyHashable: Item] = [:]
+  let limit: Int
+  private var items: [PreparedContent: Item] = [:]
   private var clock: UInt64 = 0
   /// Bytes of the results kept now.
   private(set) var bytes = 0
@@ -27,7 +25,7 @@ final class ResultCache {
   }
 
   /// The result kept for `content`, if any (it becomes the most recently used).
-  func value(for content: AnyHashable) -> (any Sendable)? {
+  func value(for content: PreparedContent) -> (any Sendable)? {
     guard !items.isEmpty, var item = items[content] else { return nil }
     clock += 1
     item.lastUse = clock
@@ -36,7 +34,7 @@ final class ResultCache {
   }
 
   /// Keeps `value` for `content` (replacing an older one); one larger than the limit is not kept.
-  func insert(_ value: any Sendable, bytes: Int, for content: AnyHashable) {
+  func insert(_ value: any Sendable, bytes: Int, for content: PreparedContent) {
     guard limit > 0 else { return }
     let bytes = max(bytes, 0)
     if let old = items.removeValue(forKey: content) { self.bytes -= old.bytes }

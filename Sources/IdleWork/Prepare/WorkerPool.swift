@@ -63,9 +63,8 @@ final class WorkerPool: @unchecked Sendable {
   }
 
   /// Changes a render's request counts; a waiting render that no request needs any more is dropped, and one
-  /// that becomes wanted gets a worker. Returns the render's phase afterwards.
-  @discardableResult
-  func adjust(_ render: Render, live: Int = 0, wanted: Int = 0, urgent: Int = 0) -> Render.Phase {
+  /// that becomes wanted gets a worker.
+  func adjust(_ render: Render, live: Int = 0, wanted: Int = 0, urgent: Int = 0) {
     condition.lock()
     defer { condition.unlock() }
     let wasWanted = render.wanted > 0
@@ -80,7 +79,6 @@ final class WorkerPool: @unchecked Sendable {
         startWorkerLocked()
       }
     }
-    return render.phase
   }
 
   /// The render's phase, and whether a request may still join it: it has not finished or been dropped, and

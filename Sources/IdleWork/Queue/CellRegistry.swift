@@ -37,8 +37,6 @@ final class CellRegistry {
       /// goes, so no other object can take its address while the record exists, an equal ``id`` is the same
       /// object, and the runtime can be asked about the object after its release (see ``SwiftRuntime``).
       private unowned(safe) let anchor: AnyObject
-      /// The cell, unretained.
-      private let object: Unmanaged<AnyObject>
       /// How the cell's state is read: through the runtime's entry points, without a weak reference (which
       /// would slow every retain of the cell in the app); `nil` where they cannot be found, and then through
       /// ``fallback``.
@@ -68,18 +66,20 @@ final class CellRegistry {
       ) {
         self.id = ObjectIdentifier(cell)
         self.anchor = cell
-        self.object = Unmanaged.passUnretained(cell)
         self.runtime = runtime
         if runtime == nil { self.fallback = cell }
         self.item = item
         self.configuration = configuration
       }
 
+      /// The cell's address (its ``id``), for the runtime's entry points.
+      private var address: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: id))! }
+
       /// The cell, if it is alive: a strong reference, taken atomically (the last reference to the cell may
       /// go on another thread at any time).
       var cell: AnyObject? {
         guard let runtime else { return fallback }
-        guard let retained = runtime.tryRetain(object.toOpaque()) else { return nil }
+        guard let retained = runtime.tryRetain(address) else { return nil }
         return Unmanaged<AnyObject>.fromOpaque(retained).takeRetainedValue()
       }
     #endif
@@ -90,7 +90,7 @@ final class CellRegistry {
         return cell != nil
       #else
         guard let runtime else { return fallback != nil }
-        return !runtime.isDeallocating(object.toOpaque())
+        return !runtime.isDeallocating(address)
       #endif
     }
 

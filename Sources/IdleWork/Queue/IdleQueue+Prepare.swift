@@ -106,8 +106,8 @@ extension IdleQueue {
   /// What tasks share a render and a cached result by: their content and the type of their value, so that
   /// equal content prepared as different types (an image and its colours for one photo) is never handed to
   /// an `apply` that expects the other.
-  private nonisolated static func contentKey<Value>(_ content: some Hashable, of _: Value.Type) -> AnyHashable {
-    AnyHashable(PreparedContent(valueType: ObjectIdentifier(Value.self), content: AnyHashable(content)))
+  private nonisolated static func contentKey<Value>(_ content: some Hashable, of _: Value.Type) -> PreparedContent {
+    PreparedContent(valueType: ObjectIdentifier(Value.self), content: AnyHashable(content))
   }
 
   private nonisolated static func erased<Value: Sendable>(

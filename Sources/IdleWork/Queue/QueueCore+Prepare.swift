@@ -31,7 +31,7 @@ extension QueueCore {
   /// What ``IdleQueue``'s prepared `addTask` forms do, once their closures are erased: `record` is the
   /// cell's configuration for a cell task (`nil` for a plain one).
   func addPreparedTask(
-    key: TaskKey, record: CellRegistry.Record?, content: AnyHashable?, discardable: Bool,
+    key: TaskKey, record: CellRegistry.Record?, content: PreparedContent?, discardable: Bool,
     estimatedCost: TimeInterval?, resultBytes: (@Sendable (any Sendable) -> Int)?,
     prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable,
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
@@ -51,14 +51,12 @@ extension QueueCore {
     if let content, let shared = preparation.inFlight[content], preparation.pool.isJoinable(shared) {
       render = shared
     } else {
-      render = Render(
-        serial: preparation.serial(), content: content, resultBytes: resultBytes, prepare: prepare)
+      render = Render(content: content, resultBytes: resultBytes, prepare: prepare)
       isNew = true
       if let content { preparation.inFlight[content] = render }
     }
     let request = PreparedRequest(render: render, binding: binding, isDiscardable: discardable, apply: apply)
     render.requests.append(request)
-    render.liveRequests += 1
     if isNew {
       // Not shared with a worker yet: its counts are set before the pool sees it.
       let counts = request.counts
@@ -140,8 +138,7 @@ extension QueueCore {
   private func requestLeft(_ request: PreparedRequest, _ preparation: Preparation) {
     guard request.leave(preparation.pool) else { return }
     let render = request.render
-    render.liveRequests -= 1
-    if render.liveRequests == 0, let content = render.content, preparation.inFlight[content] === render {
+    if !render.hasLiveRequests, let content = render.content, preparation.inFlight[content] === render {
       // Doomed (its work may already have been told it is cancelled): no later task joins it.
       preparation.inFlight[content] = nil
     }
@@ -150,7 +147,7 @@ extension QueueCore {
 
   /// Counts a render whose result arrived once no task waits for it: wasted if none applied it.
   private func settleIfDone(_ render: Render, _ preparation: Preparation) {
-    guard !render.settled, render.liveRequests == 0, render.arrival != .none else { return }
+    guard !render.settled, !render.hasLiveRequests, render.arrival != .none else { return }
     render.settled = true
     render.requests = []
     if render.arrival == .value, !render.applied { preparation.wasted += 1 }
