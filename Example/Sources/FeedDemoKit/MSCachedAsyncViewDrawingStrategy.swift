@@ -70,7 +70,10 @@ final class MSCachedAsyncViewDrawingStrategy: FeedStrategy {
     let cache = self.cache
     ledger.jobStarted()
     dispatchQueue.async {
-      guard let image = job.render() else { return }
+      guard let image = job.render() else {
+        ledger.jobEnded()
+        return
+      }
       cache.setImage(image, forKey: cacheKey)
       DispatchQueue.main.async {
         MainActor.assumeIsolated {

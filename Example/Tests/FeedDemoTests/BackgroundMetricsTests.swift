@@ -152,17 +152,8 @@ final class BackgroundMetricsTests: XCTestCase {
     let fixture = FeedFixture(profile: .reload, strategy: strategy)
     defer { fixture.tearDown() }
     let (feed, recorder) = (fixture.feed, fixture.recorder)
-    recorder.begin(.fill, at: Clock.now)
-    feed.reconfigureVisibleRows()
-    feed.reconfigureVisibleRows()
-    let gate = PhaseGate()
-    defer { gate.invalidate() }
-    // Holding nothing includes the applies queued on the main queue; a 1 ms timer keeps the loop turning
-    // while workers draw (the workers signal nothing the loop waits on).
-    let timer = CFRunLoopTimerCreateWithHandler(nil, CFAbsoluteTimeGetCurrent() + 0.001, 0.001, 0, 0) { _ in }
-    CFRunLoopAddTimer(CFRunLoopGetMain(), timer, kCFRunLoopCommonModes)
-    defer { CFRunLoopTimerInvalidate(timer) }
-    gate.run(mode: RunLoopModes.defaultCF, timeout: 10) {
+    // Holding nothing includes the applies queued on the main queue.
+    fixture.reconfigureTwiceAndTurn(timerMode: kCFRunLoopCommonModes, timeout: 10) {
       strategy.pendingCount == 0 && feed.ledger.outstandingJobs == 0
     }
     XCTAssertEqual(strategy.pendingCount, 0, "\(type(of: strategy)) drained")

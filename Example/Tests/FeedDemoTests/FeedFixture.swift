@@ -22,6 +22,23 @@ struct FeedFixture {
     feed.loadInitialScreen()
   }
 
+  /// Records from `.fill`, reconfigures the visible rows twice in one turn (the second before the first's draws
+  /// ran), then turns the main loop until `done` holds or `timeout` seconds pass; a 1 ms timer in `timerMode`
+  /// keeps the loop waking meanwhile (workers signal nothing the loop waits on, and DWU draws once per wake-up).
+  func reconfigureTwiceAndTurn(
+    timerMode: CFRunLoopMode, timeout: Double, until done: @escaping @MainActor () -> Bool
+  ) {
+    recorder.begin(.fill, at: Clock.now)
+    feed.reconfigureVisibleRows()
+    feed.reconfigureVisibleRows()
+    let timer = CFRunLoopTimerCreateWithHandler(nil, CFAbsoluteTimeGetCurrent() + 0.001, 0.001, 0, 0) { _ in }
+    CFRunLoopAddTimer(CFRunLoopGetMain(), timer, timerMode)
+    defer { CFRunLoopTimerInvalidate(timer) }
+    let gate = PhaseGate()
+    defer { gate.invalidate() }
+    gate.run(mode: RunLoopModes.defaultCF, timeout: timeout, until: done)
+  }
+
   /// Uninstalls the strategy and invalidates the display link (call it with `defer`).
   func tearDown() {
     strategy.uninstall()

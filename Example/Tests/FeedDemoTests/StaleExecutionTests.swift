@@ -83,15 +83,7 @@ final class StaleExecutionTests: XCTestCase {
     let fixture = FeedFixture(profile: .reload, strategy: strategy)
     defer { fixture.tearDown() }
     let (feed, recorder) = (fixture.feed, fixture.recorder)
-    recorder.begin(.fill, at: Clock.now)
-    feed.reconfigureVisibleRows()
-    feed.reconfigureVisibleRows()
-    let timer = CFRunLoopTimerCreateWithHandler(nil, CFAbsoluteTimeGetCurrent() + 0.001, 0.001, 0, 0) { _ in }
-    CFRunLoopAddTimer(CFRunLoopGetMain(), timer, kCFRunLoopDefaultMode)
-    defer { CFRunLoopTimerInvalidate(timer) }
-    let gate = PhaseGate()
-    defer { gate.invalidate() }
-    gate.run(mode: RunLoopModes.defaultCF, timeout: 5) { strategy.pendingCount == 0 }
+    fixture.reconfigureTwiceAndTurn(timerMode: kCFRunLoopDefaultMode, timeout: 5) { strategy.pendingCount == 0 }
     let result = ScenarioMetrics.result(
       kind: .dwu, profile: .reload, refreshHz: 60, recording: recorder.recording, origin: 0)
     return (result, strategy.pendingCount, feed.isVisibleContentComplete)

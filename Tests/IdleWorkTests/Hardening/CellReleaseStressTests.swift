@@ -35,26 +35,7 @@ final class CellReleaseStressTests: XCTestCase {
         }
         cells.append(cell)
       }
-      let handOver = CellHandOver(cells)
-      cells = []
-      let go = DispatchSemaphore(value: 0)
-      let done = DispatchSemaphore(value: 0)
-      Thread {
-        var rest = handOver.take()
-        go.wait()  // until the passes begin
-        var generator = SeededGenerator(seed: 16)
-        while !rest.isEmpty {
-          rest.swapAt(Int.random(in: 0..<rest.count, using: &generator), rest.count - 1)
-          rest.removeLast()  // the last reference: the cell deinitialises on this thread
-        }
-        done.signal()
-      }.start()
-      var passes = 0
-      go.signal()
-      repeat {
-        driver.runPass()
-        passes += 1
-      } while done.wait(timeout: .now()) == .timedOut
+      releaseOnAnotherThread(&cells, seed: 16) { driver.runPass() }
       driver.drain()
       let statistics = queue.statistics
       XCTAssertEqual(misplaced, 0, "a task ran with another cell")
@@ -70,16 +51,4 @@ final class CellReleaseStressTests: XCTestCase {
 private final class NumberedCell {
   let number: Int
   init(number: Int) { self.number = number }
-}
-
-/// Hands the cells to the releasing thread.
-private final class CellHandOver: @unchecked Sendable {
-  // @unchecked Sendable: the main thread writes `cells` before starting the thread, which only reads it
-  // (the thread's start orders the two), and nothing touches it afterwards.
-  private var cells: [NumberedCell]
-  init(_ cells: [NumberedCell]) { self.cells = cells }
-  func take() -> [NumberedCell] {
-    defer { cells = [] }
-    return cells
-  }
 }

@@ -175,30 +175,15 @@ final class FastAdditionsReviewTests: XCTestCase {
         }
         cells.append(cell)
       }
-      let handOver = RichHandOver(cells)
-      cells = []
-      let go = DispatchSemaphore(value: 0)
-      let done = DispatchSemaphore(value: 0)
-      Thread {
-        var rest = handOver.take()
-        go.wait()
-        var generator = SeededGenerator(seed: 7)
-        while !rest.isEmpty {
-          rest.swapAt(Int.random(in: 0..<rest.count, using: &generator), rest.count - 1)
-          rest.removeLast()
-        }
-        done.signal()
-      }.start()
-      go.signal()
       var fresh = 0
-      repeat {
+      releaseOnAnotherThread(&cells, seed: 7) {
         driver.runPass()
         for _ in 0..<16 {
           let cell = RichCell(number: -1)
           queue.bind(cell, to: cellCount + fresh)
           fresh += 1
         }
-      } while done.wait(timeout: .now()) == .timedOut
+      }
       driver.drain()
       let s = queue.statistics
       XCTAssertEqual(misplaced, 0)
@@ -206,15 +191,5 @@ final class FastAdditionsReviewTests: XCTestCase {
       XCTAssertEqual(s.executed + s.skippedAsStale, cellCount / 2, s.summary)
       XCTAssertTrue(s.isBalanced, s.summary)
     }
-  }
-}
-
-/// Hands the cells to the releasing thread (written before the thread starts, read only by it).
-private final class RichHandOver: @unchecked Sendable {
-  private var cells: [FastAdditionsReviewTests.RichCell]
-  init(_ cells: [FastAdditionsReviewTests.RichCell]) { self.cells = cells }
-  func take() -> [FastAdditionsReviewTests.RichCell] {
-    defer { cells = [] }
-    return cells
   }
 }

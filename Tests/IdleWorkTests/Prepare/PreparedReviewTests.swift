@@ -21,8 +21,7 @@ final class PreparedReviewTests: XCTestCase {
   /// queue ends frees its `prepare` and `apply` and what they capture: render and requests held each other.
   func testARenderThatNeverArrivesFreesWhatItsTasksCapture() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       weak var cancelledCapture: SendableProbe?
       weak var reboundCapture: SendableProbe?
       weak var endedCapture: SendableProbe?
@@ -76,8 +75,7 @@ final class PreparedReviewTests: XCTestCase {
   /// counted stale after its render when it arrives.
   func testAReleasedCellsResultIsNeverApplied() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       var applied = 0
       var early: Cell? = Cell()
       var late: Cell? = Cell()
@@ -110,8 +108,7 @@ final class PreparedReviewTests: XCTestCase {
   /// it is not counted wasted.
   func testAnApplyThatConfiguresItsCellAgainIsNotAWastedRender() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       let cell = Cell()
       queue.bind(cell, to: 0)
       queue.addTask(for: cell, at: 0) { _ in
@@ -133,8 +130,7 @@ final class PreparedReviewTests: XCTestCase {
   /// Wasted renders are counted once each, whichever way their last task leaves.
   func testWastedRendersAreCountedOnceEach() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100))
+      let (queue, driver) = manualQueue(maximumQueueLength: 100)
       let cells = (0..<4).map { _ in Cell() }
       for (row, cell) in cells.enumerated() {
         queue.bind(cell, to: row)
@@ -221,8 +217,7 @@ final class PreparedReviewTests: XCTestCase {
   /// oldest waiting task, whose render a running worker is then told is cancelled.
   func testEvictionDropsOrCancelsTheRender() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 0))
+      let (queue, driver) = manualQueue(maximumQueueLength: 0)
       let handle = queue.addTask(key: 0) { _ in
         0
       } apply: { _ in
@@ -263,8 +258,7 @@ final class PreparedReviewTests: XCTestCase {
   /// `cancelTasks(forKey:)` and a handle's `cancel()` drop renders not started and tell running ones.
   func testCancelsDropWaitingRendersAndTellRunningOnes() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       let ran = Log()
       queue.addTask(key: "a") { _ in
         ran.append(0)
@@ -310,8 +304,7 @@ final class PreparedReviewTests: XCTestCase {
   /// applied; the shared render runs once, is not wasted, and is not cancelled while one sharer waits.
   func testSharersKeepTheirOwnFates() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 4))
+      let (queue, driver) = manualQueue(maximumQueueLength: 4)
       let cells = (0..<4).map { _ in Cell() }
       let renders = Counter()
       let cancelledSeen = Log()
@@ -352,8 +345,7 @@ final class PreparedReviewTests: XCTestCase {
   func testAFailedSharedRenderFailsEachWaitingTaskOnce() {
     MainActor.assumeIsolated {
       struct Broken: Error {}
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       let cells = (0..<3).map { _ in Cell() }
       for (row, cell) in cells.enumerated() {
         queue.bind(cell, to: row)
@@ -437,8 +429,7 @@ final class PreparedReviewTests: XCTestCase {
   /// on-screen renders go before prefetches, prefetches before off-screen ones.
   func testDisplayDecidesWhichRendersStart() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       let order = Log()
       let cells = (0..<3).map { _ in Cell() }
       for (row, cell) in cells.enumerated() {
@@ -472,8 +463,7 @@ final class PreparedReviewTests: XCTestCase {
   /// after the invalidation, and the results that arrive later are dropped.
   func testAnApplyThatAddsCancelsAndInvalidates() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(budget: .tasks(10), maximumQueueLength: 100))
+      let (queue, driver) = manualQueue(budget: .tasks(10), maximumQueueLength: 100)
       var log: [String] = []
       queue.addTask(key: "first") { _ in
         "first"

@@ -13,8 +13,7 @@ final class PreparedTaskTests: XCTestCase {
   /// A plain prepared task: prepared only when the worker runs, applied only in a pass, accounted as executed.
   func testPrepareRunsOffThePassAndApplyInAPass() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       let prepared = Counter()
       var applied: [Int] = []
       queue.addTask(key: "k") { _ in
@@ -44,8 +43,7 @@ final class PreparedTaskTests: XCTestCase {
   /// A cell configured again before its render starts: the render is dropped unstarted, the task is stale.
   func testRebindDropsARenderNotStarted() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       let cell = Cell()
       let prepared = Counter()
       queue.bind(cell, to: 0)
@@ -77,8 +75,7 @@ final class PreparedTaskTests: XCTestCase {
   /// as a wasted render; never applied.
   func testResultForACellConfiguredAgainIsNeverApplied() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       let cell = Cell()
       queue.bind(cell, to: 0)
       queue.addTask(for: cell, at: 0) { _ in
@@ -101,8 +98,7 @@ final class PreparedTaskTests: XCTestCase {
   /// Off-screen cells' renders wait; on-screen ones go first; a cell shown again gets its render.
   func testOffScreenRendersWaitAndVisibleGoFirst() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       let cells = (0..<3).map { _ in Cell() }
       let order = Log()
       for (row, cell) in cells.enumerated() {
@@ -129,8 +125,7 @@ final class PreparedTaskTests: XCTestCase {
   /// Prefetches (discardable) are prepared after on-screen work.
   func testDiscardableRendersGoLast() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       let order = Log()
       queue.addTask(key: 0, discardable: true) { _ in
         order.append(0)
@@ -148,8 +143,7 @@ final class PreparedTaskTests: XCTestCase {
   /// Same content while one is in flight: one render, each requester applies (its own stale check).
   func testSameContentSharesOneRender() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       let renders = Counter()
       let a = Cell()
       let b = Cell()
@@ -210,8 +204,7 @@ final class PreparedTaskTests: XCTestCase {
   func testThrowingPrepareCountsFailed() {
     MainActor.assumeIsolated {
       struct Broken: Error {}
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       var applied = false
       queue.addTask(key: 0) { _ -> Int in
         throw Broken()
@@ -230,8 +223,7 @@ final class PreparedTaskTests: XCTestCase {
   /// `isCancelled` turns true once every requester has left.
   func testIsCancelledTurnsTrueWhenTheTaskIsCancelled() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let (queue, driver) = manualQueue()
       let seen = Log()
       var handle: IdleTaskHandle?
       handle = queue.addTask(key: 0) { isCancelled in
