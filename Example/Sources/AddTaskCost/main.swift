@@ -23,7 +23,7 @@ import IdleWork
 // - cell form, joining: the same three additions per cell, the cells bound beforehand (untimed)
 //
 // Prints, per form, the median [min–max] nanoseconds per addition over the repetitions (>= 41) and the ratio
-// of the medians to the floor's. `--check` exits 1 when a ratio is over its target (key 4x, cell 6x);
+// of the medians to the floor's. `--check` exits 1 when a ratio is over its target (key 4x, cell 8x);
 // `--canary` adds a deliberate slow path to every cell-form addition (a few hundred nanoseconds of hashing),
 // so `--check --canary` shows the check failing. `--only` times one form alone, for a profiler.
 //
@@ -198,8 +198,8 @@ enum AddTaskCost {
       Row(name: "Array.append, () -> Void", floor: nil, target: nil),
       Row(name: "addTask(key:)", floor: 0, target: 4),
       Row(name: "Array.append, (Cell) -> Void", floor: nil, target: nil),
-      Row(name: "bind + 3 addTask(for:at:)", floor: 2, target: 6),
-      Row(name: "addTask(for:at:), cell bound", floor: 2, target: 6),
+      Row(name: "bind + 3 addTask(for:at:)", floor: 2, target: 8),
+      Row(name: "addTask(for:at:), cell bound", floor: 2, target: 8),
     ]
     // One untimed warm-up round, then the repetitions, every form in turn.
     for repetition in -1..<options.repetitions {

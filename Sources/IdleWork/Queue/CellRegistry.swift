@@ -28,22 +28,12 @@ final class CellRegistry {
     /// The cell's address, compared with a cell handed in without loading the cell (a weak load and the
     /// release after it took the slow reference-counting path, a third of an addition).
     let id: ObjectIdentifier
-    #if canImport(ObjectiveC)
-      /// The cell, while it is alive. (A weak reference to an Objective-C object, such as a UIKit cell, leaves
-      /// its retains fast.)
-      weak var cell: AnyObject?
-    #else
-      /// Never read: an unowned reference keeps the cell's memory (not the cell) allocated until the record
-      /// goes, so no other object can take its address while the record exists, an equal ``id`` is the same
-      /// object, and the runtime can be asked about the object after its release (see ``SwiftRuntime``).
-      private unowned(safe) let anchor: AnyObject
-      /// How the cell's state is read: through the runtime's entry points, without a weak reference (which
-      /// would slow every retain of the cell in the app); `nil` where they cannot be found, and then through
-      /// ``fallback``.
-      private let runtime: SwiftRuntime?
-      /// The cell, weakly, set only when ``runtime`` is `nil`.
-      private weak var fallback: AnyObject?
-    #endif
+    /// The cell, while it is alive. A weak reference, on every platform: the one liveness path, which iOS
+    /// runs and the tests here run too. (On Apple platforms a UIKit cell is an Objective-C object, whose
+    /// retains a weak reference leaves fast; a native Swift object gets a side table, which slows its retains a
+    /// little — AddTaskCost measures the cell form with it.) A new object at a freed cell's address is told
+    /// apart because this reference is `nil` for the freed one (see ``isRecord(of:)``).
+    weak var cell: AnyObject?
     /// The item the cell was last configured for; a cell task's key unless the caller gives one.
     @exclusivity(unchecked) private(set) var item: TaskKey
     @exclusivity(unchecked) private(set) var configuration: UInt64
@@ -53,55 +43,19 @@ final class CellRegistry {
     /// work for the old one that has not started is dropped at once.
     @exclusivity(unchecked) var prepared: [PreparedRequest]?
 
-    #if canImport(ObjectiveC)
-      init(cell: AnyObject, item: TaskKey, configuration: UInt64) {
-        self.cell = cell
-        self.id = ObjectIdentifier(cell)
-        self.item = item
-        self.configuration = configuration
-      }
-    #else
-      init(
-        cell: AnyObject, item: TaskKey, configuration: UInt64, runtime: SwiftRuntime? = SwiftRuntime.available
-      ) {
-        self.id = ObjectIdentifier(cell)
-        self.anchor = cell
-        self.runtime = runtime
-        if runtime == nil { self.fallback = cell }
-        self.item = item
-        self.configuration = configuration
-      }
-
-      /// The cell's address (its ``id``), for the runtime's entry points.
-      private var address: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: id))! }
-
-      /// The cell, if it is alive: a strong reference, taken atomically (the last reference to the cell may
-      /// go on another thread at any time).
-      var cell: AnyObject? {
-        guard let runtime else { return fallback }
-        guard let retained = runtime.tryRetain(address) else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(retained).takeRetainedValue()
-      }
-    #endif
-
-    /// Whether the cell is alive, read without retaining it.
-    var isAlive: Bool {
-      #if canImport(ObjectiveC)
-        return cell != nil
-      #else
-        guard let runtime else { return fallback != nil }
-        return !runtime.isDeallocating(address)
-      #endif
+    init(cell: AnyObject, item: TaskKey, configuration: UInt64) {
+      self.cell = cell
+      self.id = ObjectIdentifier(cell)
+      self.item = item
+      self.configuration = configuration
     }
 
-    /// Whether `cell` is this record's cell (alive, since the caller holds it).
-    func isRecord(of cell: AnyObject) -> Bool {
-      #if canImport(ObjectiveC)
-        return self.cell === cell
-      #else
-        return id == ObjectIdentifier(cell)
-      #endif
-    }
+    /// Whether the cell is alive.
+    var isAlive: Bool { cell != nil }
+
+    /// Whether `cell` is this record's cell: the same object, not a new one at a freed cell's address (whose
+    /// weak reference reads `nil`).
+    func isRecord(of cell: AnyObject) -> Bool { self.cell === cell }
 
     /// Starts configuration `configuration` for `item` (`nil`: the same item as now).
     func reconfigure(for item: TaskKey?, configuration: UInt64) {
