@@ -1,10 +1,10 @@
 import Foundation
 
-/// A queue's off-main-thread half, made with its first prepared task: the worker pool, the result cache,
-/// the renders in flight by content (for sharing) and the counts that the queue's statistics add.
+/// A queue's off-main-thread half, made with its first prepared task: its line into the worker pool, the
+/// result cache, the renders in flight by content (for sharing) and the counts that the queue's statistics add.
 @MainActor
 final class Preparation {
-  let pool: WorkerPool
+  let line: RenderLine
   let cache: ResultCache
   /// Renders that have not finished, by content: a task for the same content joins one of these.
   var inFlight: [PreparedContent: Render] = [:]
@@ -12,9 +12,15 @@ final class Preparation {
   var staleAfterPrepare = 0
   /// Renders finished and applied by no task (see ``IdleQueue/Statistics/wastedPreparations``).
   var wasted = 0
+  /// Renders kept joinable for a moment after a new configuration of their cell took their last request
+  /// (see `QueueCore.preparedDetached`): `cellForRowAt` binds a cell, then adds its tasks, and a reload of the
+  /// same row with the same content must join the render that is already running rather than start a second.
+  var held: [Render] = []
+  /// Whether a release of ``held`` is on its way to the main queue.
+  var releaseOfHeldPending = false
 
-  init(pool: WorkerPool, cacheLimit: Int) {
-    self.pool = pool
+  init(line: RenderLine, cacheLimit: Int) {
+    self.line = line
     self.cache = ResultCache(limit: cacheLimit)
   }
 }

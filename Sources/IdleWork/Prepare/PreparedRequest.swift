@@ -37,34 +37,34 @@ final class PreparedRequest {
 
   var hasArrived: Bool { value != nil }
 
-  /// The counts this task adds to its render while live: (live, wanted, urgent).
-  var counts: (live: Int, wanted: Int, urgent: Int) {
-    guard isLive else { return (0, 0, 0) }
-    return (1, isWanted ? 1 : 0, isWanted && !isDiscardable ? 1 : 0)
+  /// The counts this task adds to its render while live: (live, wanted, urgent, cells).
+  var counts: (live: Int, wanted: Int, urgent: Int, cells: Int) {
+    guard isLive else { return (0, 0, 0, 0) }
+    return (1, isWanted ? 1 : 0, isWanted && !isDiscardable ? 1 : 0, binding == nil ? 0 : 1)
   }
 
   /// Joins the render: its counts go up by this task's.
-  func join(_ pool: WorkerPool) {
+  func join(_ line: RenderLine) {
     let counts = counts
-    pool.adjust(render, live: counts.live, wanted: counts.wanted, urgent: counts.urgent)
+    line.adjust(render, live: counts.live, wanted: counts.wanted, urgent: counts.urgent, cells: counts.cells)
   }
 
   /// The cell went off screen (`false`) or came back (`true`): the render is wanted accordingly.
-  func setWanted(_ wanted: Bool, in pool: WorkerPool) {
+  func setWanted(_ wanted: Bool, in line: RenderLine) {
     guard isLive, wanted != isWanted else { return }
     isWanted = wanted
     let step = wanted ? 1 : -1
-    pool.adjust(render, wanted: step, urgent: isDiscardable ? 0 : step)
+    line.adjust(render, wanted: step, urgent: isDiscardable ? 0 : step)
   }
 
   /// The task left the list (or its configuration was replaced): its counts leave the render. Returns
   /// whether it was live.
   @discardableResult
-  func leave(_ pool: WorkerPool) -> Bool {
+  func leave(_ line: RenderLine) -> Bool {
     guard isLive else { return false }
     let counts = counts
     isLive = false
-    pool.adjust(render, live: -counts.live, wanted: -counts.wanted, urgent: -counts.urgent)
+    line.adjust(render, live: -counts.live, wanted: -counts.wanted, urgent: -counts.urgent, cells: -counts.cells)
     return true
   }
 

@@ -3,9 +3,10 @@ import Foundation
 /// One preparation off the main thread: a `prepare` closure, the requests waiting for its result, and where
 /// it stands. Requests for the same content share one render (see `QueueCore.addPreparedTask`).
 ///
-/// `@unchecked Sendable`: the fields below the `WorkerPool`'s line are read and written only with the pool's
-/// lock held (workers and the main thread both reach them); those marked *main thread only* are touched only
-/// by the queue's main-actor code; the rest are immutable.
+/// `@unchecked Sendable`: the fields marked *guarded by the pool's lock* are read and written only with the
+/// ``WorkerPool``'s lock held (workers and the main thread both reach them); those marked *main thread only*
+/// are touched only by the queue's main-actor code; the rest are immutable. A render is always freed on the
+/// main thread, outside any lock (see ``WorkerPool``): what `prepare` captured is released there.
 final class Render: @unchecked Sendable {
   /// Where a render stands.
   enum Phase {
@@ -27,12 +28,16 @@ final class Render: @unchecked Sendable {
     case error
   }
 
-  /// The work, run on a worker; its argument says whether every request has left.
-  let prepare: @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
+  /// The work, run on a worker; its argument says whether it is cancelled. Guarded by the pool's lock: taken
+  /// out (``takePrepareLocked()``) when the render is dropped, so that what it captures is freed at once — by
+  /// the caller, on the main thread, outside the lock — not when the pool next tidies its list.
+  private var work: (@Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable)?
   /// The content key requests share the render and the cache by; `nil` for none.
   let content: PreparedContent?
   /// The result's size in bytes, for the cache; `nil` counts the value's inline size.
   let resultBytes: (@Sendable (any Sendable) -> Int)?
+  /// The queue's line into the worker pool.
+  let line: RenderLine
 
   // Guarded by the pool's lock.
   var phase = Phase.waiting
@@ -45,6 +50,11 @@ final class Render: @unchecked Sendable {
   var urgent = 0
   /// What `prepare` gave, once it finished.
   var outcome: Result<any Sendable, any Error>?
+  /// Live requests that belong to a cell (the rest are plain tasks or prefetches, which no cell ends).
+  var cells = 0
+  /// Whether a check of the cells on the main thread is on its way, and when the last one was asked for.
+  var cellCheckPending = false
+  var lastCellCheck: UInt64 = 0
 
   // Main thread only.
   /// The requests that joined the render and are still in the queue's list, in order. A request stops
@@ -60,12 +70,40 @@ final class Render: @unchecked Sendable {
   /// Whether a request has not left, as the main thread sees it.
   @MainActor var hasLiveRequests: Bool { requests.contains { $0.isLive } }
 
+  /// Whether the work should stop: no request waits for it any more (cancelled, evicted, configured again,
+  /// stale), its queue ended, or every cell it works for was released. A released cell is only seen on the
+  /// main thread (a worker must not load a reference to a UI object: its release there could free it off the
+  /// main thread), so a poll asks the main thread to look, at most once per ``RenderLine/cellCheckInterval``;
+  /// a later poll sees the answer. Lock held.
+  func isCancelledLocked() -> Bool {
+    if line.isClosed || live == 0 { return true }
+    guard cells == live else { return false }
+    let now = DispatchTime.now().uptimeNanoseconds
+    if !cellCheckPending, now &- lastCellCheck >= RenderLine.cellCheckInterval {
+      cellCheckPending = true
+      lastCellCheck = now
+      let line = line
+      DispatchQueue.main.async { [self] in line.checkCells(self) }
+    }
+    return false
+  }
+
   init(
-    content: PreparedContent?, resultBytes: (@Sendable (any Sendable) -> Int)?,
+    line: RenderLine, content: PreparedContent?, resultBytes: (@Sendable (any Sendable) -> Int)?,
     prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
   ) {
+    self.line = line
     self.content = content
     self.resultBytes = resultBytes
-    self.prepare = prepare
+    self.work = prepare
+  }
+
+  /// The work, for the worker that starts the render. Lock held.
+  func prepareLocked() -> (@Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable)? { work }
+
+  /// Takes the work out of a dropped render, for the caller to release outside the lock. Lock held.
+  func takePrepareLocked() -> (@Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable)? {
+    defer { work = nil }
+    return work
   }
 }

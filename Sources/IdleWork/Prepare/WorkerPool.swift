@@ -1,158 +1,118 @@
 import Foundation
 
-/// The bounded pool of long-lived worker threads that run a queue's renders off the main thread.
+/// The one pool of long-lived worker threads that runs every queue's renders off the main thread
+/// (``shared``), as AsyncDraw, YYAsyncLayer and Texture each keep one process-wide pool: an app with a queue
+/// per screen, or per nested collection view, still has at most ``limit`` workers.
 ///
-/// Workers take work from the pool's own list rather than from one GCD dispatch per item, so that work
-/// that has not started can still be removed — by a cancel, a rebind, a row leaving the screen — and so
-/// that the order is the queue's: renders some on-screen request wants go first, prefetches (discardable
-/// requests only) after them, and renders no request wants now (every requesting cell off screen) wait
-/// unstarted. At most `limit` threads exist (Texture's async display once ran 60+: AsyncDisplayKit #1080).
+/// Each queue reaches the pool through its own ``RenderLine`` (its arrivals, its wake-up, its share of the
+/// workers). Workers take work from the pool's own list rather than from one GCD dispatch per item, so that
+/// work that has not started can still be removed — by a cancel, a rebind, a row leaving the screen — and so
+/// that the order is the app's: renders that some on-screen, non-prefetch request of **any** queue wants go
+/// first, in submission order; prefetches (discardable requests only) after them; renders no request wants now
+/// (every requesting cell off screen) wait unstarted. A queue never has more than its own
+/// ``IdleQueue/Configuration/workers`` renders running at once; the pool never more than ``limit``: the largest
+/// `workers` of the queues that use it.
+///
 /// Threads start when work comes and none is idle, wait on a condition (never polling), and end after
-/// ``idleTimeout`` without work and when the queue ends: no worker outlives the queue that needs it.
+/// ``idleTimeout`` without work and when no queue uses the pool any more.
 ///
-/// A finished render's outcome is handed to the main thread through ``takeArrivals()``; the first arrival
-/// after each hand-over wakes the main run loop (`wake`), so a burst costs one wake-up. An outcome that
-/// arrives after ``close()`` is released on the main thread (it may hold a UI object).
+/// **Releasing on the main thread.** What a render captured (a view model, an image) may have to be freed on
+/// the main thread, and never while a lock is held (a deinit that waits for the main thread would block it).
+/// The pool never drops the last reference to a render or an outcome: whatever it or a worker would release
+/// goes to ``releaseOnMain(_:)``'s bin, which a main-queue block empties outside the lock.
 ///
 /// **By hand.** A pool made `byHand` starts no thread: ``runByHand(maximum:)`` runs renders on the calling
 /// thread, in the order workers would take them — what `IdleWorkTesting`'s `ManualPassDriver` offers tests.
+/// Each queue on a `ManualPassDriver` has such a pool of its own.
 ///
-/// `@unchecked Sendable`: every mutable field is read and written only with `condition` (a lock) held, and
-/// so are the lock-guarded fields of the ``Render``s in it; `limit`, `byHand` and `wake` are immutable.
+/// `@unchecked Sendable`: every mutable field — here, in the ``RenderLine``s and in the lock-guarded fields of
+/// the ``Render``s — is read and written only with `condition` (a lock) held; `byHand` is immutable.
 final class WorkerPool: @unchecked Sendable {
+  /// The process-wide pool every queue on a run-loop driver uses.
+  static let shared = WorkerPool(byHand: false)
+
   /// How long a worker with nothing to do waits before it ends.
   static let idleTimeout: TimeInterval = 10
 
-  private let condition = NSCondition()
-  private let limit: Int
-  private let byHand: Bool
-  private let wake: @Sendable () -> Void
-  /// Renders not started, in submission order.
+  let condition = NSCondition()
+  let byHand: Bool
+  /// Renders not started, in submission order (entries dropped meanwhile are skipped and compacted away).
   private var waiting: [Render] = []
-  /// Renders finished and not yet taken by the main thread.
-  private var arrivals: [Render] = []
-  /// Outcomes that arrived after ``close()``, waiting for the main queue to release them.
-  private var awaitingRelease: [Result<any Sendable, any Error>] = []
+  /// Entries of `waiting` that were dropped and not yet taken out.
+  private var droppedInWaiting = 0
+  /// The open lines, each with its worker bound.
+  private var lines: [ObjectIdentifier: Int] = [:]
+  /// Threads at most: the largest bound of the open lines.
+  private var limit = 0
   private var threads = 0
   private var idle = 0
   /// Signals sent to idle workers that have not woken yet.
   private var signalled = 0
-  private var closed = false
-  private var needsWake = true
   private var peak = 0
-  private var running = 0
+  /// References to drop on the main thread (see ``releaseOnMain(_:)``).
+  private var releaseBin: [AnyObject] = []
 
-  init(limit: Int, byHand: Bool, wake: @escaping @Sendable () -> Void) {
-    self.limit = limit
+  init(byHand: Bool) {
     self.byHand = byHand
-    self.wake = wake
   }
 
-  // MARK: Main thread
+  // MARK: Lines (lock held by the caller unless said otherwise)
 
-  /// Puts a new render in line. After ``close()`` it is dropped at once.
-  func submit(_ render: Render) {
+  /// A line opens: the pool may grow to its bound. Takes the lock.
+  func open(_ line: RenderLine) {
     condition.lock()
     defer { condition.unlock() }
-    guard !closed else {
+    lines[ObjectIdentifier(line)] = line.limit
+    limit = max(limit, line.limit)
+  }
+
+  /// A line closed: its renders not started are dropped (the caller collects them to release on the main
+  /// thread); with no line left, idle workers end.
+  func closeLocked(_ line: RenderLine) -> [Render] {
+    lines[ObjectIdentifier(line)] = nil
+    limit = lines.values.max() ?? 0
+    var dropped: [Render] = []
+    for render in waiting where render.line === line && render.phase == .waiting {
       render.phase = .dropped
-      return
+      dropped.append(render)
     }
+    compactLocked()
+    condition.broadcast()
+    return dropped
+  }
+
+  /// Takes the dropped renders out of `waiting`. They may be the last references (their requests can have
+  /// been freed on the main thread since): they go to the release bin.
+  private func compactLocked() {
+    var kept: [Render] = []
+    var gone: [AnyObject] = []
+    for render in waiting {
+      if render.phase == .waiting { kept.append(render) } else { gone.append(render) }
+    }
+    waiting = kept
+    droppedInWaiting = 0
+    releaseOnMainLocked(gone)
+  }
+
+  /// Puts a new render in line; starts a worker for it if some request wants it now.
+  func submitLocked(_ render: Render) {
     waiting.append(render)
     if render.wanted > 0 { startWorkerLocked() }
   }
 
-  /// Changes a render's request counts; a waiting render that no request needs any more is dropped, and one
-  /// that becomes wanted gets a worker.
-  func adjust(_ render: Render, live: Int = 0, wanted: Int = 0, urgent: Int = 0) {
-    condition.lock()
-    defer { condition.unlock() }
-    let wasWanted = render.wanted > 0
-    render.live += live
-    render.wanted += wanted
-    render.urgent += urgent
-    if render.phase == .waiting {
-      if render.live == 0 {
-        render.phase = .dropped
-        waiting.removeAll { $0 === render }
-      } else if !wasWanted, render.wanted > 0 {
-        startWorkerLocked()
-      }
-    }
+  /// A waiting render was dropped: it is skipped where it stands, and the list is compacted once dropped
+  /// entries are half of it (amortised O(1) per drop).
+  func droppedLocked() {
+    droppedInWaiting += 1
+    if droppedInWaiting >= 32, droppedInWaiting * 2 >= waiting.count { compactLocked() }
   }
 
-  /// The render's phase, and whether a request may still join it: it has not finished or been dropped, and
-  /// some request still wants it (one that lost all its requests may have been told it is cancelled).
-  func isJoinable(_ render: Render) -> Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    return (render.phase == .waiting || render.phase == .running) && render.live > 0
-  }
+  /// Some render of `line` may have become runnable (wanted, or the line below its bound again).
+  func wantedLocked() { startWorkerLocked() }
 
-  /// Whether renders finished since the last ``takeArrivals()``.
-  var hasArrivals: Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    return !arrivals.isEmpty
-  }
-
-  /// Takes the renders finished since the last call, with their outcomes (taken out of the renders).
-  func takeArrivals() -> [(render: Render, outcome: Result<any Sendable, any Error>)] {
-    condition.lock()
-    defer { condition.unlock() }
-    needsWake = true
-    guard !arrivals.isEmpty else { return [] }
-    let taken = arrivals.map { render in
-      defer { render.outcome = nil }
-      return (render, render.outcome!)
-    }
-    arrivals = []
-    return taken
-  }
-
-  /// Ends the pool: renders not started are dropped, idle workers end, running ones end after their
-  /// render (whose outcome is then released on the main thread). Returns the arrivals not taken, for the
-  /// caller to drop on the main thread.
-  func close() -> [(render: Render, outcome: Result<any Sendable, any Error>)] {
-    condition.lock()
-    closed = true
-    for render in waiting { render.phase = .dropped }
-    waiting = []
-    condition.broadcast()
-    condition.unlock()
-    return takeArrivals()
-  }
-
-  /// Runs up to `maximum` renders on the calling thread, in the order workers take them; returns how many
-  /// ran. For a pool made `byHand` (tests); results arrive as a worker's do.
-  func runByHand(maximum: Int) -> Int {
-    var count = 0
-    condition.lock()
-    while count < maximum, !closed, let render = pickLocked() {
-      condition.unlock()
-      var outcome: Result<any Sendable, any Error>? = run(render)
-      condition.lock()
-      finishLocked(render, outcome: &outcome)
-      count += 1
-    }
-    let first = wakeIfFirstLocked()
-    condition.unlock()
-    if first { wake() }
-    return count
-  }
-
-  /// Whether a result is on its way: a render runs, or waits while some request wants it.
-  var isPreparing: Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    return running > 0 || waiting.contains { $0.wanted > 0 }
-  }
-
-  /// Renders waiting to start (wanted or not).
-  var waitingCount: Int {
-    condition.lock()
-    defer { condition.unlock() }
-    return waiting.count
+  /// Renders waiting to start (wanted or not) on `line`.
+  func waitingCountLocked(of line: RenderLine) -> Int {
+    waiting.reduce(0) { $0 + ($1.line === line && $1.phase == .waiting ? 1 : 0) }
   }
 
   /// Worker threads alive now, and the most alive at once.
@@ -162,11 +122,37 @@ final class WorkerPool: @unchecked Sendable {
     return (threads, peak)
   }
 
-  // MARK: Workers
+  /// Hands `references` to the main thread, which drops them outside the lock. Lock held.
+  func releaseOnMainLocked(_ references: [AnyObject]) {
+    guard !references.isEmpty else { return }
+    releaseBin.append(contentsOf: references)
+    guard releaseBin.count == references.count else { return }
+    DispatchQueue.main.async { [self] in
+      condition.lock()
+      let released = releaseBin
+      releaseBin = []
+      condition.unlock()
+      withExtendedLifetime(released) {}
+    }
+  }
 
-  /// Wakes an idle worker for a wanted render, or starts a thread if none is idle and the limit allows.
+  // MARK: Running
+
+  /// Runs up to `maximum` renders on the calling thread, in the order workers take them; returns how many
+  /// ran. For a pool made `byHand` (tests); results arrive as a worker's do.
+  func runByHand(maximum: Int) -> Int {
+    var count = 0
+    var wakes: [@Sendable () -> Void] = []
+    condition.lock()
+    while count < maximum, runOneLocked(wakes: &wakes) { count += 1 }
+    condition.unlock()
+    for wake in wakes { wake() }
+    return count
+  }
+
+  /// Wakes an idle worker, or starts a thread if none is idle and the limit allows.
   private func startWorkerLocked() {
-    guard !byHand, !closed else { return }
+    guard !byHand, !lines.isEmpty else { return }
     if idle > signalled {
       signalled += 1
       condition.signal()
@@ -180,21 +166,16 @@ final class WorkerPool: @unchecked Sendable {
     }
   }
 
-  /// A worker's life: take the most urgent wanted render, run it, hand its outcome over; wait on the
-  /// condition when there is none; end when the pool closes or after ``idleTimeout`` without work.
+  /// A worker's life: run the most urgent render; wait on the condition when there is none; end after
+  /// ``idleTimeout`` without work, when no line is open, or when the pool has more threads than its limit.
   private func work() {
     condition.lock()
-    while !closed {
-      if let render = pickLocked() {
-        running += 1
-        condition.unlock()
-        var outcome: Result<any Sendable, any Error>? = run(render)
-        condition.lock()
-        running -= 1
-        finishLocked(render, outcome: &outcome)
-        if wakeIfFirstLocked() {
+    while !lines.isEmpty, threads <= limit {
+      var wakes: [@Sendable () -> Void] = []
+      if runOneLocked(wakes: &wakes) {
+        if !wakes.isEmpty {
           condition.unlock()
-          wake()
+          for wake in wakes { wake() }
           condition.lock()
         }
         continue
@@ -208,62 +189,80 @@ final class WorkerPool: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// Runs `render`'s work, telling it whether every request has left (or the pool closed).
-  private func run(_ render: Render) -> Result<any Sendable, any Error> {
+  /// Picks, runs (lock released meanwhile) and hands over one render; returns whether one ran. The line's
+  /// wake-up, if this arrival is the first since the main thread last took them, goes to `wakes`, to be
+  /// called without the lock. Every reference this function takes to the render ends before it returns, with
+  /// the lock held: by then the render is in its line's arrivals or in the release bin, so the last reference
+  /// is never dropped here.
+  private func runOneLocked(wakes: inout [@Sendable () -> Void]) -> Bool {
+    guard let render = pickLocked() else { return false }
+    let line = render.line
+    line.running += 1
+    line.peakRunning = max(line.peakRunning, line.running)
+    let work = render.prepareLocked()
+    condition.unlock()
+    var outcome: Result<any Sendable, any Error>? = run(render, work)
+    condition.lock()
+    line.running -= 1
+    render.phase = .finished
+    // Moved out by hand rather than with `Optional.take()`: the same, but `take()` is newer (Swift 6.0's
+    // standard library) than the iOS SDK that `ios-check` type-checks against.
+    let taken = outcome!
+    outcome = nil
+    if line.isClosed {
+      releaseOnMainLocked([render, OutcomeBox(taken)])
+    } else {
+      render.outcome = taken
+      line.arrivals.append(render)
+      if line.needsWake {
+        line.needsWake = false
+        wakes.append(line.wake)
+      }
+    }
+    // The line is below its bound again: a render of it that waits may start.
+    if !waiting.isEmpty { startWorkerLocked() }
+    return true
+  }
+
+  /// Runs `render`'s work, telling it whether it is cancelled (see ``Render/isCancelledLocked``).
+  /// The work was read under the lock (a running render keeps it: it is released with the render, on the
+  /// main thread); this copy is not the last reference.
+  private func run(
+    _ render: Render, _ work: (@Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable)?
+  ) -> Result<any Sendable, any Error> {
     let isCancelled: @Sendable () -> Bool = { [self] in
       condition.lock()
       defer { condition.unlock() }
-      return closed || render.live == 0
+      return render.isCancelledLocked()
     }
-    return Result { try render.prepare(isCancelled) }
+    return Result { try work!(isCancelled) }
   }
 
-  /// Takes the most urgent wanted render out of line, marking it running: the first with a request on
-  /// screen that is not a prefetch, else the first wanted at all.
+  /// Takes the most urgent startable render out of line, marking it running: the first wanted by a request
+  /// on screen that is not a prefetch, else the first wanted at all — among the lines below their bound.
   private func pickLocked() -> Render? {
     var chosen: Int?
-    for index in waiting.indices where waiting[index].wanted > 0 {
-      if waiting[index].urgent > 0 {
-        chosen = index
-        break
+    for index in waiting.indices {
+      let render = waiting[index]
+      guard render.phase == .waiting else { continue }  // dropped: compacted away later
+      if render.wanted > 0, !render.line.isClosed, render.line.running < render.line.limit {
+        if render.urgent > 0 {
+          chosen = index
+          break
+        }
+        if chosen == nil { chosen = index }
       }
-      if chosen == nil { chosen = index }
     }
     guard let chosen else { return nil }
     let render = waiting.remove(at: chosen)
     render.phase = .running
+    render.line.wantedWaiting -= 1
     return render
   }
+}
 
-  /// Records a finished render's outcome, moved out of `outcome` so that the worker keeps no reference to
-  /// it: it reaches the main thread as an arrival, or — after ``close()`` — is released there.
-  private func finishLocked(_ render: Render, outcome: inout Result<any Sendable, any Error>?) {
-    render.phase = .finished
-    // Moved out by hand rather than with `Optional.take()`: the same, but `take()` is newer (Swift 6.0's
-    // standard library) than the iOS SDK that `ios-check` type-checks against.
-    let taken = outcome
-    outcome = nil
-    if closed {
-      awaitingRelease.append(taken!)
-      if awaitingRelease.count == 1 {
-        DispatchQueue.main.async { [self] in
-          condition.lock()
-          let released = awaitingRelease
-          awaitingRelease = []
-          condition.unlock()
-          withExtendedLifetime(released) {}
-        }
-      }
-      return
-    }
-    render.outcome = taken
-    arrivals.append(render)
-  }
-
-  /// Whether this arrival is the first since the main thread last took them (then the loop is woken).
-  private func wakeIfFirstLocked() -> Bool {
-    guard needsWake, !arrivals.isEmpty else { return false }
-    needsWake = false
-    return true
-  }
+/// An outcome handed to the release bin (which holds objects).
+final class OutcomeBox {
+  let outcome: Result<any Sendable, any Error>
+  init(_ outcome: Result<any Sendable, any Error>) { self.outcome = outcome }
 }

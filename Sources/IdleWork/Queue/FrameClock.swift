@@ -17,6 +17,15 @@ protocol FrameClockSource: AnyObject {
   /// The length of a whole frame in seconds, if the source knows it; otherwise the queue estimates it from
   /// the time left it reads (see ``FrameClock/frameLength``).
   var frameDuration: TimeInterval? { get }
+  /// Whether ``start()`` starts something that ticks (a display link), so that right after it no frame is
+  /// known until the first tick — which a pass then waits for, up to a frame, rather than running unbounded.
+  /// `false`: `nil` from ``timeUntilDeadline()`` always means no frame is pending.
+  var startsTicking: Bool { get }
+}
+
+extension FrameClockSource {
+  /// Sources start nothing that ticks unless they say so.
+  var startsTicking: Bool { false }
 }
 
 /// A source made of the caller's closure (`Scrolling.fitToFrames(timeUntilNextFrame:)`): nothing to start or
@@ -71,8 +80,12 @@ final class FrameClock {
     guard !isRunning else { return }
     isRunning = true
     passedSince = nil
+    awaitsFirstFrame = source.startsTicking
     source.start()
   }
+
+  /// Set by ``start()`` for a source that ticks, until it first gives a frame.
+  private var awaitsFirstFrame = false
 
   /// Stops the source and forgets a passed deadline seen while it ran.
   func stop() {
@@ -85,13 +98,19 @@ final class FrameClock {
   /// Reads the source at `now` (the driver's clock, nanoseconds). A value that is not a number, or
   /// infinite, stops the program with a message naming the parameter; a huge finite one is clamped.
   func read(now: UInt64) -> FrameReading {
-    guard let seconds = source.timeUntilDeadline() else {
+    let seconds = source.timeUntilDeadline()
+    if seconds == nil, !awaitsFirstFrame || frameLength == 0 {
       passedSince = nil
       return .noFrame
     }
-    Validation.require(Validation.timeUntilNextFrameFailure(seconds))
-    let left = Self.nanoseconds(seconds)
+    // No frame yet from a source just started (its first tick is under a frame away): as a passed deadline.
+    var left: Int64 = 0
+    if let seconds {
+      Validation.require(Validation.timeUntilNextFrameFailure(seconds))
+      left = Self.nanoseconds(seconds)
+    }
     if left > 0 {
+      awaitsFirstFrame = false
       passedSince = nil
       note(deadline: now &+ UInt64(left), timeLeft: UInt64(left))
       return .frame(timeLeft: left, length: frameLength)

@@ -12,19 +12,22 @@ import Foundation
 /// whether after its result arrived), evicted, cancelled or failed, or is pending; a render whose result no
 /// task applied is counted wasted.
 extension QueueCore {
-  /// The queue's preparation half, made on first use.
+  /// The queue's preparation half, made on first use: a line into the process's worker pool (or, on a
+  /// driver that prepares by hand, into a pool of the queue's own that only the driver runs).
   private func preparationMade() -> Preparation {
     if let preparation { return preparation }
     let driver = scheduler.driver
-    let pool = WorkerPool(limit: workerLimit, byHand: driver.preparesByHand, wake: scheduler.waker)
-    let made = Preparation(pool: pool, cacheLimit: cacheLimit)
+    let pool = driver.preparesByHand ? WorkerPool(byHand: true) : WorkerPool.shared
+    let line = RenderLine(
+      pool: pool, limit: workerLimit, wake: scheduler.waker,
+      checkCells: { [weak self] render in
+        MainActor.assumeIsolated { self?.dropReleasedCells(of: render) }
+      })
+    let made = Preparation(line: line, cacheLimit: cacheLimit)
     preparation = made
     if driver.preparesByHand { driver.adoptPreparations { maximum in pool.runByHand(maximum: maximum) } }
     driver.measureCommits()
-    cells.preparedDetached = { [unowned self] requests in
-      guard let preparation = self.preparation else { return }
-      for request in requests { self.requestLeft(request, preparation) }
-    }
+    cells.preparedDetached = { [unowned self] requests in self.preparedDetached(requests) }
     return made
   }
 
@@ -48,10 +51,10 @@ extension QueueCore {
     let binding = record.map { CellBinding(current: $0) }
     var render: Render
     var isNew = false
-    if let content, let shared = preparation.inFlight[content], preparation.pool.isJoinable(shared) {
+    if let content, let shared = preparation.inFlight[content], preparation.line.isJoinable(shared) {
       render = shared
     } else {
-      render = Render(content: content, resultBytes: resultBytes, prepare: prepare)
+      render = Render(line: preparation.line, content: content, resultBytes: resultBytes, prepare: prepare)
       isNew = true
       if let content { preparation.inFlight[content] = render }
     }
@@ -60,10 +63,10 @@ extension QueueCore {
     if isNew {
       // Not shared with a worker yet: its counts are set before the pool sees it.
       let counts = request.counts
-      (render.live, render.wanted, render.urgent) = counts
-      preparation.pool.submit(render)
+      (render.live, render.wanted, render.urgent, render.cells) = counts
+      preparation.line.submit(render)
     } else {
-      request.join(preparation.pool)
+      request.join(preparation.line)
     }
     if let record {
       if record.prepared == nil { record.prepared = [] }
@@ -80,7 +83,7 @@ extension QueueCore {
   /// the cache by its content.
   func takeInPreparedResults() {
     guard let preparation else { return }
-    let arrivals = preparation.pool.takeArrivals()
+    let arrivals = preparation.line.takeArrivals()
     guard !arrivals.isEmpty else { return }
     for (render, outcome) in arrivals {
       if let content = render.content, preparation.inFlight[content] === render {
@@ -112,18 +115,86 @@ extension QueueCore {
       settleIfDone(render, preparation)
     }
     onlyParkedLeft = false
+    if !list.isEmpty { frameClock?.start() }
   }
 
   /// A cell went off screen or came back: its prepared tasks' renders are wanted accordingly.
   func preparedDisplayChanged(_ record: CellRegistry.Record) {
     guard let preparation, let requests = record.prepared else { return }
-    for request in requests { request.setWanted(record.isDisplayed, in: preparation.pool) }
+    for request in requests { request.setWanted(record.isDisplayed, in: preparation.line) }
+  }
+
+  /// A new configuration of a cell replaced the one these prepared tasks belong to: they leave at once, as
+  /// stale (``IdleQueue/Statistics-swift.struct/staleAfterPrepare`` says whether their result had arrived by
+  /// then), so that a render no other task waits for is dropped if it has not started, or told it is
+  /// cancelled. A render with content that loses its last task this way is held joinable until the main
+  /// thread has finished what it is doing (the `cellForRowAt` that called `bind`): the task the same call
+  /// adds next for the same content joins it instead of starting it again.
+  func preparedDetached(_ requests: [PreparedRequest]) {
+    guard let preparation else { return }
+    for request in requests where request.isLive {
+      let render = request.render
+      if render.content != nil, render.arrival == .none, !preparation.held.contains(where: { $0 === render }),
+        render.requests.filter({ $0.isLive }).count == 1
+      {
+        hold(render, preparation)
+      }
+      if let removal = list.skipAsStale(request.seq) {
+        release([removal])
+      } else {
+        requestLeft(request, preparation)  // out of the list already (its apply is running)
+      }
+    }
+  }
+
+  /// Keeps `render` joinable (one more live count) until ``releaseHeldRenders()``, which the next pass or the
+  /// main queue's next turn calls, whichever comes first.
+  private func hold(_ render: Render, _ preparation: Preparation) {
+    preparation.line.adjust(render, live: 1)
+    preparation.held.append(render)
+    guard !preparation.releaseOfHeldPending else { return }
+    preparation.releaseOfHeldPending = true
+    DispatchQueue.main.async { [weak self] in
+      MainActor.assumeIsolated { self?.releaseHeldRenders() }
+    }
+    scheduler.setNeedsPass()
+  }
+
+  /// Lets go of the renders held joinable after their cell was configured again: one that no task joined is
+  /// dropped if it has not started, or told it is cancelled.
+  func releaseHeldRenders() {
+    guard let preparation, !preparation.held.isEmpty else { return }
+    let held = preparation.held
+    preparation.held = []
+    preparation.releaseOfHeldPending = false
+    for render in held {
+      preparation.line.adjust(render, live: -1)
+      if !render.hasLiveRequests, let content = render.content, preparation.inFlight[content] === render {
+        preparation.inFlight[content] = nil
+      }
+    }
+  }
+
+  /// Drops the waiting tasks of `render` whose cell was released (the main thread's answer to a running
+  /// render's `isCancelled()` poll): with none left, the render is told it is cancelled.
+  func dropReleasedCells(of render: Render) {
+    guard let preparation else { return }
+    preparation.line.cellsChecked(render)
+    var removed: [TaskList<QueuedTask>.Removal] = []
+    for request in render.requests where request.isLive {
+      guard let binding = request.binding, !binding.record.isAlive else { continue }
+      if let removal = list.skipAsStale(request.seq) { removed.append(removal) }
+    }
+    release(removed)
   }
 
   /// A prepared task left the list as `fate` (or ran, `.executed`).
   func preparedTaskLeft(_ request: PreparedRequest, fate: TaskFate) {
     guard let preparation else { return }
-    if fate == .stale, request.hasArrived { preparation.staleAfterPrepare += 1 }
+    // After its prepare: the result had arrived — taken in, or finished and on its way to the main thread.
+    if fate == .stale, request.hasArrived || preparation.line.hasFinished(request.render) {
+      preparation.staleAfterPrepare += 1
+    }
     // Out of its render's requests too: the two hold each other, and a render that never arrives (dropped
     // before it started, or running when the queue ended) is never settled, which would keep both alive.
     request.render.requests.removeAll { $0 === request }
@@ -136,9 +207,11 @@ extension QueueCore {
 
   /// Takes `request` out of its render's counts; a render no task waits for any more is settled.
   private func requestLeft(_ request: PreparedRequest, _ preparation: Preparation) {
-    guard request.leave(preparation.pool) else { return }
+    guard request.leave(preparation.line) else { return }
     let render = request.render
-    if !render.hasLiveRequests, let content = render.content, preparation.inFlight[content] === render {
+    if !render.hasLiveRequests, let content = render.content, preparation.inFlight[content] === render,
+      !preparation.held.contains(where: { $0 === render })
+    {
       // Doomed (its work may already have been told it is cancelled): no later task joins it.
       preparation.inFlight[content] = nil
     }
@@ -166,10 +239,13 @@ extension QueueCore {
   /// (on the main thread) and workers end.
   func endPreparation() {
     guard let preparation else { return }
-    for (render, outcome) in preparation.pool.close() {
+    releaseHeldRenders()
+    let closed = preparation.line.close()
+    for (render, outcome) in closed.arrivals {
       if case .success = outcome { render.arrival = .value } else { render.arrival = .error }
       settleIfDone(render, preparation)
     }
+    withExtendedLifetime(closed) {}  // released here, on the main thread, outside the pool's lock
     preparation.cache.removeAll()
     preparation.inFlight = [:]
   }
@@ -184,7 +260,7 @@ extension QueueCore {
 
   /// Whether a result is being prepared for a task that wants it (its cell on screen, or none).
   var awaitsPreparedResults: Bool {
-    !isInvalidated && (preparation?.pool.isPreparing ?? false)
+    !isInvalidated && (preparation?.line.isPreparing ?? false)
   }
 
   /// The statistics with the preparation half's counts.

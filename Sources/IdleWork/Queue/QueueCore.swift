@@ -33,6 +33,8 @@ final class QueueCore {
   nonisolated let workerLimit: Int
   /// Bytes of prepared results kept by content (``IdleQueue/Configuration/resultCacheLimit``).
   nonisolated let cacheLimit: Int
+  /// Since when the queue has had no runnable work, as ``updateFrameClock()`` last saw it; `nil` while it has.
+  var clockIdleSince: UInt64?
   /// Set by a pass that ended because the next task did not fit before the frame deadline: nanoseconds
   /// until that deadline, after which the next pass should come.
   private(set) var waitsForDeadline: UInt64?
@@ -222,7 +224,7 @@ final class QueueCore {
   /// Tasks queued, or a hand-over from other threads not yet taken in.
   var hasPendingWork: Bool {
     !isInvalidated
-      && ((!list.isEmpty && !onlyParkedLeft) || inbox.needsDrain || (preparation?.pool.hasArrivals ?? false))
+      && ((!list.isEmpty && !onlyParkedLeft) || inbox.needsDrain || (preparation?.line.hasArrivals ?? false))
   }
 
   /// Takes in the tasks other threads handed over. A queue invalidated or released off the main thread whose
@@ -386,14 +388,29 @@ final class QueueCore {
     return Double(max(left ?? 0, 0)) / 1e9
   }
 
-  /// Starts the frame clock when work is pending; stops it when the queue is drained (or holds only
-  /// off-screen cells' work), so a display link ticks only while it is needed. Results being prepared for
-  /// tasks that want them are pending work too: a display link stopped meanwhile would know no frame when
-  /// they arrive, and their applies would run unbounded by the deadline (or not at all while scrolling).
+  /// Starts the frame clock when runnable work is pending; stops it when the queue is drained or holds only
+  /// off-screen cells' work, so a display link ticks only while it is needed. While the queue only waits for
+  /// results being prepared for tasks that want them, a running clock keeps running for
+  /// ``clockKeepAliveWhilePreparing`` — a result that arrives meanwhile (the usual case: a draw takes a few
+  /// milliseconds) is admitted against a frame it knows — and then stops, so that a long or hung `prepare` does
+  /// not keep a display link ticking. Results that arrive start it again (``takeInPreparedResults()``); a pass
+  /// then waits for its first frame (up to one) rather than running unbounded.
   func updateFrameClock() {
     guard let frameClock else { return }
-    if hasPendingWork || awaitsPreparedResults { frameClock.start() } else { frameClock.stop() }
+    if hasPendingWork {
+      clockIdleSince = nil
+      frameClock.start()
+      return
+    }
+    let now = scheduler.driver.nanoseconds
+    let since = clockIdleSince ?? now
+    clockIdleSince = since
+    if awaitsPreparedResults, frameClock.isRunning, now &- since < Self.clockKeepAliveWhilePreparing { return }
+    frameClock.stop()
   }
+
+  /// How long a frame clock keeps running while the queue only waits for results: 0.1 s, six 60 Hz frames.
+  nonisolated static let clockKeepAliveWhilePreparing: UInt64 = 100_000_000
 
   // MARK: Internals
 

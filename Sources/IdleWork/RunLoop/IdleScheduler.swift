@@ -126,6 +126,7 @@ final class IdleScheduler {
     // Fast path, every BeforeWaiting at rest: nothing queued anywhere, nothing allocated.
     guard members.contains(where: { $0.queue?.hasPendingWork ?? false }) else {
       for member in members {
+        member.queue?.releaseHeldRenders()
         member.queue?.purgeReleasedCells()
         member.queue?.updateFrameClock()
       }
@@ -144,6 +145,7 @@ final class IdleScheduler {
     // now would find the task still not fitting, and spin the loop until the frame).
     passRequested = false
     for queue in queues {
+      queue.releaseHeldRenders()
       queue.purgeReleasedCells()
       queue.updateFrameClock()
     }

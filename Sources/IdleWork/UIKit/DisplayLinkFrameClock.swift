@@ -44,6 +44,9 @@ import Foundation
       hasTicked = false
     }
 
+    /// A display link ticks once started: no frame is known until its first callback.
+    var startsTicking: Bool { true }
+
     func timeUntilDeadline() -> TimeInterval? {
       guard let link, !link.isPaused, hasTicked else { return nil }
       return link.targetTimestamp - CACurrentMediaTime()

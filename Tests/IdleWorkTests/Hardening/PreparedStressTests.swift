@@ -99,7 +99,8 @@ final class PreparedStressTests: XCTestCase {
       // Every cell back on screen, so that parked tasks can finish; then drain.
       for cell in cells where cell.row >= 0 { queue.cellWillDisplay(cell, at: cell.row) }
       spin(until: { queue.pendingTaskCount == 0 }, timeout: 30)
-      let pool = queue.core.preparation!.pool
+      let line = queue.core.preparation!.line
+      let pool = line.pool
       let statistics = queue.statistics
       queue.invalidate()
       spin(until: { pool.threadCounts.now == 0 }, timeout: 10)
@@ -115,12 +116,12 @@ final class PreparedStressTests: XCTestCase {
       XCTAssertGreaterThan(statistics.cancelled, 0)
       XCTAssertGreaterThan(statistics.skippedAsStale, 0)
       XCTAssertGreaterThan(applies, 0)
-      XCTAssertLessThanOrEqual(pool.threadCounts.peak, workers)
+      XCTAssertLessThanOrEqual(line.peakRunningCount, workers, "more renders ran at once than the queue's workers")
       XCTAssertEqual(pool.threadCounts.now, 0, "a worker outlived the queue")
       print(
         "prepared stress: \(statistics.summary), staleAfterPrepare \(statistics.staleAfterPrepare), "
           + "wasted \(statistics.wastedPreparations), renders \(renders.value) "
-          + "(\(cancelledRenders.value) stopped on isCancelled), peak workers \(pool.threadCounts.peak), "
+          + "(\(cancelledRenders.value) stopped on isCancelled), peak renders at once \(line.peakRunningCount), "
           + String(format: "%.2f s", Date().timeIntervalSince(started)))
     }
   }

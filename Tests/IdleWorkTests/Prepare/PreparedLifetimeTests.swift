@@ -40,16 +40,17 @@ final class PreparedLifetimeTests: XCTestCase {
         applied += 1
       }
     }
-    let pool = queue!.core.preparation!.pool
+    let line = queue!.core.preparation!.line
+    let pool = line.pool
     spin(until: { started.value == workers }, timeout: 5)
     if release { queue = nil } else { queue!.invalidate() }
-    XCTAssertEqual(pool.waitingCount, 0, "renders not started are dropped")
+    XCTAssertEqual(line.waitingCount, 0, "renders not started are dropped")
     for _ in 0..<workers { gate.signal() }
     spin(until: { freed.value == workers && pool.threadCounts.now == 0 }, timeout: 5)
     XCTAssertEqual(started.value, workers, "no render started after the end")
     XCTAssertEqual(applied, 0)
     XCTAssertEqual(freedOffMain.value, 0, "a result was freed off the main thread")
-    XCTAssertEqual(pool.threadCounts.peak, workers)
+    XCTAssertEqual(line.peakRunningCount, workers)
     if let queue {
       XCTAssertEqual(queue.statistics.cancelled, 10)
       assertPreparedBalanced(queue)

@@ -526,6 +526,7 @@ final class PreparedReviewTests: XCTestCase {
     }
     func timeUntilDeadline() -> TimeInterval? { isRunning && hasTicked ? deadline - driver.now : nil }
     var frameDuration: TimeInterval? { nil }
+    var startsTicking: Bool { true }
   }
 
   /// While results are being prepared for cells on screen the frame clock keeps running, so that an apply

@@ -25,13 +25,13 @@ final class PreparedRunLoopTests: XCTestCase {
       }
       spin(until: { applied == 200 }, timeout: 10)
       XCTAssertEqual(onMain.value, 0, "prepare never runs on the main thread")
-      let threads = queue.core.preparation!.pool.threadCounts
-      XCTAssertLessThanOrEqual(threads.peak, 2)
-      XCTAssertGreaterThanOrEqual(threads.peak, 1)
+      let peak = queue.core.preparation!.line.peakRunningCount
+      XCTAssertLessThanOrEqual(peak, 2)
+      XCTAssertGreaterThanOrEqual(peak, 1)
       XCTAssertEqual(queue.statistics.executed, 200)
       XCTAssertTrue(queue.statistics.isBalanced)
       queue.invalidate()
-      spin(until: { queue.core.preparation!.pool.threadCounts.now == 0 }, timeout: 5)
+      spin(until: { queue.core.preparation!.line.pool.threadCounts.now == 0 }, timeout: 5)
     }
   }
 

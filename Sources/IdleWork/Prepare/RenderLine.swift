@@ -1,0 +1,163 @@
+import Foundation
+
+/// One queue's line into a ``WorkerPool``: the renders it submitted, the results that arrived for it, the
+/// wake-up of its run loop, and its bound — at most ``limit`` of its renders run at once
+/// (``IdleQueue/Configuration/workers``).
+///
+/// A finished render's outcome is handed to the main thread through ``takeArrivals()``; the first arrival
+/// after each hand-over wakes the main run loop (`wake`), so a burst costs one wake-up. An outcome that
+/// arrives after ``close()`` is released on the main thread (it may hold a UI object).
+///
+/// `@unchecked Sendable`: `pool`, `limit`, `wake` and `checkCells` are immutable; every other field is read
+/// and written only with the pool's lock held.
+final class RenderLine: @unchecked Sendable {
+  let pool: WorkerPool
+  /// Renders of this line running at once, at most.
+  let limit: Int
+  let wake: @Sendable () -> Void
+  /// Called on the main thread, at most once per ``cellCheckInterval`` while a render whose requests all
+  /// belong to cells runs and polls `isCancelled()`: the queue drops its requests whose cell was released, so
+  /// that a render no live cell waits for is told it is cancelled (see ``Render/isCancelledLocked()``).
+  let checkCells: @Sendable (Render) -> Void
+
+  /// How often a running render's cells are checked on the main thread, at most: half a 60 Hz frame.
+  static let cellCheckInterval: UInt64 = 8_000_000
+
+  // Guarded by the pool's lock.
+  /// Renders finished and not yet taken by the main thread.
+  var arrivals: [Render] = []
+  var isClosed = false
+  var needsWake = true
+  /// Renders of this line running now, and the most at once.
+  var running = 0
+  var peakRunning = 0
+  /// Renders of this line waiting to start that some request wants now.
+  var wantedWaiting = 0
+
+  init(
+    pool: WorkerPool, limit: Int, wake: @escaping @Sendable () -> Void,
+    checkCells: @escaping @Sendable (Render) -> Void
+  ) {
+    self.pool = pool
+    self.limit = limit
+    self.wake = wake
+    self.checkCells = checkCells
+    pool.open(self)
+  }
+
+  // MARK: Main thread
+
+  /// Puts a new render in line. After ``close()`` it is dropped at once.
+  func submit(_ render: Render) {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    guard !isClosed else {
+      render.phase = .dropped
+      return
+    }
+    if render.wanted > 0 { wantedWaiting += 1 }
+    pool.submitLocked(render)
+  }
+
+  /// Changes a render's request counts; a waiting render that no request needs any more is dropped, and one
+  /// that becomes wanted gets a worker.
+  func adjust(_ render: Render, live: Int = 0, wanted: Int = 0, urgent: Int = 0, cells: Int = 0) {
+    var released: Any?
+    pool.condition.lock()
+    let wasWanted = render.wanted > 0
+    render.cells += cells
+    render.live += live
+    render.wanted += wanted
+    render.urgent += urgent
+    if render.phase == .waiting {
+      let isWanted = render.wanted > 0
+      if wasWanted != isWanted { wantedWaiting += isWanted ? 1 : -1 }
+      if render.live == 0 {
+        render.phase = .dropped
+        released = render.takePrepareLocked()
+        pool.droppedLocked()
+      } else if !wasWanted, isWanted {
+        pool.wantedLocked()
+      }
+    }
+    pool.condition.unlock()
+    withExtendedLifetime(released) {}  // what `prepare` captured, freed here: main thread, no lock
+  }
+
+  /// Whether the render finished (its outcome may not have been taken in yet).
+  func hasFinished(_ render: Render) -> Bool {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    return render.phase == .finished
+  }
+
+  /// Whether a request may still join the render: it has not finished or been dropped, and some request
+  /// still wants it (one that lost all its requests may have been told it is cancelled).
+  func isJoinable(_ render: Render) -> Bool {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    return (render.phase == .waiting || render.phase == .running) && render.live > 0
+  }
+
+  /// A render's cells were checked on the main thread: the next poll may ask again.
+  func cellsChecked(_ render: Render) {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    render.cellCheckPending = false
+  }
+
+  /// Whether renders finished since the last ``takeArrivals()``.
+  var hasArrivals: Bool {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    return !arrivals.isEmpty
+  }
+
+  /// Takes the renders finished since the last call, with their outcomes (taken out of the renders).
+  func takeArrivals() -> [(render: Render, outcome: Result<any Sendable, any Error>)] {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    needsWake = true
+    guard !arrivals.isEmpty else { return [] }
+    let taken = arrivals.map { render in
+      defer { render.outcome = nil }
+      return (render, render.outcome!)
+    }
+    arrivals = []
+    return taken
+  }
+
+  /// Ends the line: its renders not started are dropped, running ones' outcomes will be released on the main
+  /// thread. Returns the arrivals not taken and the renders dropped, for the caller to release on the main
+  /// thread, outside the lock.
+  func close() -> (arrivals: [(render: Render, outcome: Result<any Sendable, any Error>)], dropped: [Any]) {
+    pool.condition.lock()
+    isClosed = true
+    let dropped = pool.closeLocked(self)
+    let work = dropped.map { $0.takePrepareLocked() as Any }
+    wantedWaiting = 0
+    pool.condition.unlock()
+    return (takeArrivals(), dropped + work)
+  }
+
+  /// Whether a result is on its way: a render of this line runs, or waits while some request wants it.
+  var isPreparing: Bool {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    return running > 0 || wantedWaiting > 0
+  }
+
+  /// Renders of this line waiting to start (wanted or not).
+  var waitingCount: Int {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    return pool.waitingCountLocked(of: self)
+  }
+
+  /// The most renders of this line that ran at once.
+  var peakRunningCount: Int {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    return peakRunning
+  }
+}
