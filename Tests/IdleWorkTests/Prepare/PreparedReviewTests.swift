@@ -575,6 +575,42 @@ final class PreparedReviewTests: XCTestCase {
       assertPreparedBalanced(queue)
     }
   }
+
+  /// A `prepare` that takes long (or hangs) with nothing runnable does not keep the display link ticking: it
+  /// stops ``QueueCore/clockKeepAliveWhilePreparing`` after the queue last had runnable work. The result that
+  /// arrives later starts it again, and its apply waits for the first frame rather than running unbounded.
+  func testTheFrameClockStopsWhileOnlyALongPrepareRuns() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let source = LinkLikeSource(driver)
+      var configuration = IdleQueue.Configuration.scrollingFeed()
+      configuration.scrolling = .fitToFrames(source: { source })
+      let queue = IdleQueue(driver: driver, configuration: configuration)
+      queue.addTask(key: "learn the frame") {}
+      source.tick()
+      driver.runPass()
+      var applied: [Int] = []
+      queue.addTask(key: 0, estimatedCost: 0.006) { _ in
+        0
+      } apply: {
+        applied.append($0)
+      }
+      driver.runPass()
+      XCTAssertTrue(source.isRunning, "kept for a result due soon")
+      driver.advance(by: 0.2)  // the prepare runs on: 0.2 s, twelve frames
+      driver.runPass()
+      XCTAssertFalse(source.isRunning, "the display link ticks for as long as a prepare runs")
+      XCTAssertEqual(driver.runPreparations(), 1)
+      driver.runPass()
+      XCTAssertTrue(source.isRunning, "an arrival starts the clock")
+      XCTAssertEqual(applied, [], "applied before the restarted clock knew a frame")
+      source.deadline = driver.now + 1.0 / 60
+      source.tick()
+      driver.runPass()
+      XCTAssertEqual(applied, [0], "applied at the first frame")
+      assertPreparedBalanced(queue)
+    }
+  }
 }
 
 /// The accounting identity and the prepared counters' bounds, checked after a mutation.

@@ -1,0 +1,279 @@
+import CoreFoundation
+import Foundation
+import XCTest
+
+@testable import IdleWork
+@testable import IdleWorkTesting
+
+/// The process's one worker pool, on real workers: its bound, its order across queues, and where what a
+/// render captured is freed.
+final class WorkerPoolTests: XCTestCase {
+  /// Records the thread it is freed on, and whether the pool's lock was free then.
+  final class ReleaseProbe: Sendable {
+    let log: TextLog
+    init(_ log: TextLog) { self.log = log }
+    deinit {
+      // Whether another thread can take the pool's lock meanwhile: not if this thread holds it.
+      let taken = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        _ = WorkerPool.shared.threadCounts
+        taken.signal()
+      }
+      let lockFree = taken.wait(timeout: .now() + 2) == .success
+      log.append(Thread.isMainThread ? (lockFree ? "main" : "main, under the lock") : "off the main thread")
+    }
+  }
+
+  /// A render running when its queue ends (invalidated, or released) is freed — and what its `prepare`
+  /// captured with it — on the main thread, outside the pool's lock; so is a render dropped before it
+  /// started, at once.
+  func testWhatARenderCapturedIsFreedOnTheMainThreadOutsideTheLock() {
+    MainActor.assumeIsolated {
+      for release in [false, true] {
+        let log = TextLog()
+        let gate = DispatchSemaphore(value: 0)
+        let started = Counter()
+        var queue: IdleQueue? = IdleQueue(configuration: .init(workers: 1))
+        do {
+          let probe = ReleaseProbe(log)
+          queue!.addTask(key: "running") { _ in
+            started.increment()
+            gate.wait()
+            return withExtendedLifetime(probe) { 1 }
+          } apply: { _ in
+          }
+          let waiting = ReleaseProbe(log)
+          queue!.addTask(key: "waiting") { _ in
+            withExtendedLifetime(waiting) { 2 }
+          } apply: { _ in
+          }
+        }
+        spin(until: { started.value == 1 }, timeout: 5)
+        XCTAssertEqual(queue!.cancelTasks(forKey: "waiting"), 1)
+        XCTAssertEqual(log.entries, ["main"], "a render dropped before it started is freed at once, on the main thread")
+        if release { queue = nil } else { queue!.invalidate() }
+        gate.signal()
+        spin(until: { log.entries.count == 2 }, timeout: 5)
+        XCTAssertEqual(log.entries, ["main", "main"], "released: \(release)")
+        withExtendedLifetime(queue) {}
+      }
+    }
+  }
+
+  /// Queues share one pool: together they never have more threads than the largest `workers` among them,
+  /// and each runs at most its own `workers` renders at once.
+  func testQueuesShareOnePoolBoundedByTheLargestWorkers() {
+    MainActor.assumeIsolated {
+      let running = Counter()
+      let peak = LockedBox(0)
+      let small = IdleQueue(configuration: .init(maximumQueueLength: 100, workers: 1))
+      let large = IdleQueue(configuration: .init(maximumQueueLength: 100, workers: 2))
+      var applied = 0
+      let before = WorkerPool.shared.threadCounts.now
+      for i in 0..<40 {
+        for queue in [small, large] {
+          queue.addTask(key: i) { _ in
+            running.increment()
+            peak.value = max(peak.value, running.value)
+            Thread.sleep(forTimeInterval: 0.001)  // the work, not synchronisation: a render that takes time
+            running.decrement()
+            return i
+          } apply: { _ in
+            applied += 1
+          }
+        }
+      }
+      spin(until: { applied == 80 }, timeout: 20)
+      XCTAssertEqual(applied, 80)
+      XCTAssertLessThanOrEqual(peak.value, 2, "more renders ran at once than the pool's bound")
+      XCTAssertLessThanOrEqual(WorkerPool.shared.threadCounts.now - before, 2)
+      XCTAssertEqual(small.core.preparation!.line.peakRunningCount, 1, "a queue ran more renders than its workers")
+      XCTAssertLessThanOrEqual(large.core.preparation!.line.peakRunningCount, 2)
+      XCTAssertTrue(small.core.preparation!.line.pool === large.core.preparation!.line.pool)
+      small.invalidate()
+      large.invalidate()
+    }
+  }
+
+  /// With the one worker busy, another queue's visible row is started before this queue's prefetches,
+  /// though they were queued first.
+  func testVisibleRowsOfAnyQueueGoBeforePrefetches() {
+    MainActor.assumeIsolated {
+      let log = TextLog()
+      let gate = DispatchSemaphore(value: 0)
+      let started = Counter()
+      let prefetching = IdleQueue(configuration: .init(maximumQueueLength: 100, workers: 1))
+      let visible = IdleQueue(configuration: .init(maximumQueueLength: 100, workers: 1))
+      var applied = 0
+      prefetching.addTask(key: "blocker") { _ in
+        started.increment()
+        gate.wait()
+        return 0
+      } apply: { _ in
+        applied += 1
+      }
+      spin(until: { started.value == 1 }, timeout: 5)
+      for i in 0..<3 {
+        prefetching.addTask(key: i, discardable: true) { _ in
+          log.append("prefetch \(i)")
+          return i
+        } apply: { _ in
+          applied += 1
+        }
+      }
+      let cell = PreparedTaskTests.Cell()
+      visible.bind(cell, to: 7)
+      visible.addTask(for: cell, at: 7) { _ in
+        log.append("visible")
+        return "row 7"
+      } apply: { cell, value in
+        cell.shown.append(value)
+        applied += 1
+      }
+      gate.signal()
+      spin(until: { applied == 5 }, timeout: 5)
+      XCTAssertEqual(log.entries.first, "visible", "order: \(log.entries)")
+      XCTAssertEqual(cell.shown, ["row 7"])
+      prefetching.invalidate()
+      visible.invalidate()
+    }
+  }
+
+  /// A cell released while its render runs: the render's `isCancelled()` turns `true` (the main thread looks
+  /// when the render polls), and the task leaves as stale — also while a scroll is tracked, when the queue
+  /// (paused while scrolling) gets no pass that would find the cell gone.
+  func testACellReleasedWhileItsRenderRunsCancelsIt() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue(configuration: .init(workers: 1))
+      let started = Counter()
+      let sawCancel = Counter()
+      var cell: PreparedTaskTests.Cell? = PreparedTaskTests.Cell()
+      queue.bind(cell!, to: 0)
+      queue.addTask(for: cell!, at: 0) { isCancelled in
+        started.increment()
+        let deadline = Date().addingTimeInterval(5)
+        while !isCancelled(), Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }  // a draw's steps
+        if isCancelled() { sawCancel.increment() }
+        throw CancellationError()
+      } apply: { _, _ in
+        XCTFail("applied to a released cell")
+      }
+      spin(until: { started.value == 1 }, timeout: 5)
+      let tracking = IdleQueue.Scrolling.trackingMode
+      // As on iOS, where `UITrackingRunLoopMode` is one of the common modes, in which the main queue is served.
+      CFRunLoopAddCommonMode(CFRunLoopGetMain(), cfMode(tracking))
+      let keepMode = addTimer(every: 60, mode: tracking) {}
+      defer { CFRunLoopTimerInvalidate(keepMode) }
+      cell = nil
+      spin(until: { sawCancel.value == 1 }, timeout: 5, mode: tracking)
+      XCTAssertEqual(sawCancel.value, 1, "isCancelled() stayed false for a released cell")
+      spin(until: { queue.pendingTaskCount == 0 }, timeout: 5)
+      XCTAssertEqual(queue.statistics.skippedAsStale, 1)
+      assertPreparedBalanced(queue)
+      queue.invalidate()
+    }
+  }
+}
+
+/// Prepared tasks and a cell's configurations, stepped by hand.
+final class PreparedConfigurationTests: XCTestCase {
+  /// `cellForRowAt` for a reload of the same row with the same content binds, then adds: the task joins the
+  /// render already running — one preparation, never told it is cancelled, applied once.
+  func testAReloadOfTheSameContentJoinsTheRunningRender() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      let cell = PreparedTaskTests.Cell()
+      let prepared = Counter()
+      let cancelledSeen = Counter()
+      Self.configure(cell, on: queue, prepared: prepared, cancelledSeen: cancelledSeen, reloadWhilePrepared: true)
+      XCTAssertEqual(driver.runPreparations(), 1)
+      XCTAssertEqual(driver.runPreparations(), 0, "the reload started a second preparation")
+      driver.drain()
+      XCTAssertEqual(prepared.value, 1)
+      XCTAssertEqual(cancelledSeen.value, 0, "the running render was told it is cancelled")
+      XCTAssertEqual(cell.shown, ["photo 0"])
+      let s = queue.statistics
+      XCTAssertEqual([s.executed, s.skippedAsStale, s.wastedPreparations], [1, 1, 0])
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  /// What `cellForRowAt` does for row 0, showing photo 0: bind, then add.
+  @MainActor
+  private static func configure(
+    _ cell: PreparedTaskTests.Cell, on queue: IdleQueue, prepared: Counter, cancelledSeen: Counter,
+    reloadWhilePrepared: Bool
+  ) {
+    let box = UncheckedBox(cell)
+    queue.bind(cell, to: 0)
+    queue.addTask(for: cell, at: 0, content: "photo 0") { isCancelled in
+      prepared.increment()
+      if reloadWhilePrepared {
+        // Runs by hand on the main thread: the table reloads the row while it is prepared.
+        MainActor.assumeIsolated {
+          configure(box.value, on: queue, prepared: prepared, cancelledSeen: cancelledSeen, reloadWhilePrepared: false)
+        }
+      }
+      if isCancelled() { cancelledSeen.increment() }
+      return "photo 0"
+    } apply: { cell, value in
+      cell.shown.append(value)
+    }
+  }
+
+  /// A render not started keeps its place when the reload joins it; one that no task joins after the rebind is
+  /// dropped at the next pass, and what it captured is freed.
+  func testARenderNoTaskJoinsAfterARebindIsDroppedAtTheNextPass() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      let cell = PreparedTaskTests.Cell()
+      weak var captured: Probe?
+      do {
+        let probe = Probe()
+        captured = probe
+        let sendable = UncheckedBox(probe)
+        queue.bind(cell, to: 0)
+        queue.addTask(for: cell, at: 0, content: "photo 0") { _ in
+          withExtendedLifetime(sendable) { "photo 0" }
+        } apply: { cell, value in
+          cell.shown.append(value)
+        }
+      }
+      queue.bind(cell, to: 1)  // another row: nothing joins
+      XCTAssertNotNil(captured, "held until the main thread's turn ends")
+      driver.runPass()
+      XCTAssertNil(captured, "a render no task joined outlived the pass after the rebind")
+      XCTAssertEqual(driver.runPreparations(), 0)
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  /// A new configuration of the cell takes its waiting prepared tasks out at once, as stale — counted after
+  /// prepare only if their render had finished by then, whenever the next pass comes.
+  func testAConfigurationReplacedLeavesItsPreparedTasksStaleAtOnce() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      let cell = PreparedTaskTests.Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0) { _ in
+        "row 0"
+      } apply: { cell, value in
+        cell.shown.append(value)
+      }
+      queue.bind(cell, to: 1)
+      XCTAssertEqual(queue.statistics.skippedAsStale, 1, "left at once, not at the next pass")
+      XCTAssertEqual(queue.statistics.pending, 0)
+      XCTAssertEqual(queue.statistics.staleAfterPrepare, 0, "its render had not run")
+      driver.drain()
+      XCTAssertEqual(queue.statistics.staleAfterPrepare, 0, "a later pass changed the count")
+      XCTAssertEqual(cell.shown, [])
+      assertPreparedBalanced(queue)
+    }
+  }
+}
+
+/// A non-Sendable value carried into a `prepare` that never touches it off the main thread (tests only).
+final class UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
