@@ -22,10 +22,11 @@ extension IdleQueue {
   ///
   /// - Parameters:
   ///   - key: groups tasks for ``cancelTasks(forKey:)``.
-  ///   - content: what the result depends on (a URL and a size, a model's identifier and version), or `nil`.
-  ///     Tasks for the same content (and the same `Value` type) while one is being prepared share that
-  ///     preparation; with a ``Configuration/resultCacheLimit`` the result is kept, and a later task for the
-  ///     same content applies at once, inside this call.
+  ///   - content: what the result depends on (a URL and a size, a model's identifier and version). Tasks for
+  ///     the same content (and the same `Value` type) while one is being prepared share that preparation;
+  ///     with a ``Configuration/resultCacheLimit`` the result is kept, and a later task for the same content
+  ///     applies at once, inside this call. Leave the argument out to share nothing and cache nothing
+  ///     (`content: nil` does not compile: its type cannot be inferred).
   ///   - discardable: whether it may be dropped when memory is short; its preparation starts after those of
   ///     tasks that are not discardable (prefetches come last).
   ///   - estimatedCost: seconds you expect `apply` to take on the main thread; `nil` predicts it from the

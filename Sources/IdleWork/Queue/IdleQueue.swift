@@ -193,7 +193,8 @@ public final class IdleQueue {
   /// (at most ``maximumQueueLength`` of those are kept; see ``addTaskFromAnyThread(key:_:)``).
   public var pendingTaskCount: Int { core.pendingTaskCount }
 
-  /// What the queue has done so far; `added == executed + skippedAsStale + evicted + cancelled + pending`.
+  /// What the queue has done so far;
+  /// `added == executed + skippedAsStale + evicted + cancelled + failed + pending` always holds.
   public var statistics: Statistics { core.statistics }
 
   /// Creates an independent queue on the main run loop with its own observer and its own budget (the
