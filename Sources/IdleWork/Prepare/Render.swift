@@ -31,8 +31,6 @@ final class Render: @unchecked Sendable {
   let prepare: @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
   /// The content key requests share the render and the cache by; `nil` for none.
   let content: PreparedContent?
-  /// The result's size in bytes, for the cache; `nil` counts the value's inline size.
-  let resultBytes: (@Sendable (any Sendable) -> Int)?
 
   // Guarded by the pool's lock.
   var phase = Phase.waiting
@@ -56,16 +54,33 @@ final class Render: @unchecked Sendable {
   var applied = false
   /// Whether the render's end was counted (wasted or not), so that it is counted once.
   var settled = false
+  /// The `resultBytes` of the tasks that joined the render, in order (those that gave none bring nothing).
+  /// Every one is kept, not only the first: a prefetch that gave none may start a render that a cell's task
+  /// with the real size joins, and its result must not be cached as a few bytes.
+  private var sizings: [@Sendable (any Sendable) -> Int] = []
 
   /// Whether a request has not left, as the main thread sees it.
   @MainActor var hasLiveRequests: Bool { requests.contains { $0.isLive } }
+
+  /// A task joining the render brings its way of sizing the result for the cache.
+  @MainActor func adoptResultBytes(_ resultBytes: (@Sendable (any Sendable) -> Int)?) {
+    if let resultBytes { sizings.append(resultBytes) }
+  }
+
+  /// The size in bytes the cache counts for `value`, the render's result: the largest that a joined task's
+  /// `resultBytes` reports — overcounting a result only makes the cache keep less, while undercounting lets it
+  /// grow past its limit — or, when no task gave one, the value's inline size.
+  @MainActor func resultBytes(of value: any Sendable) -> Int {
+    guard !sizings.isEmpty else { return MemoryLayout.size(ofValue: value) }
+    return sizings.reduce(0) { largest, sizing in max(largest, sizing(value)) }
+  }
 
   init(
     content: PreparedContent?, resultBytes: (@Sendable (any Sendable) -> Int)?,
     prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
   ) {
     self.content = content
-    self.resultBytes = resultBytes
     self.prepare = prepare
+    if let resultBytes { sizings.append(resultBytes) }
   }
 }

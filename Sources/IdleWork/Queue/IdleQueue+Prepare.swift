@@ -31,7 +31,9 @@ extension IdleQueue {
   ///   - estimatedCost: seconds you expect `apply` to take on the main thread; `nil` predicts it from the
   ///     applies measured so far. Finite and `>= 0`.
   ///   - resultBytes: the size of a result in bytes, for the cache's limit (an image's `bytesPerRow × height`);
-  ///     `nil` counts the value's inline size only.
+  ///     `nil` counts the value's inline size only. Tasks that share a preparation (the same `content`) share
+  ///     its result, which counts the largest size their `resultBytes` report — whichever task came first — so
+  ///     a prefetch that gives none does not make a cell task's large result count a few bytes.
   ///   - prepare: the work, on a worker thread. `isCancelled()` turns `true` once no task waits for the
   ///     result any more (cancelled, evicted, its cell configured again); poll it between steps and throw
   ///     (`CancellationError()`) to stop early. An error thrown while a task waits counts it as failed;
