@@ -54,9 +54,10 @@ final class Render: @unchecked Sendable {
   var applied = false
   /// Whether the render's end was counted (wasted or not), so that it is counted once.
   var settled = false
-  /// The `resultBytes` of the tasks that joined the render, in order (those that gave none bring nothing).
-  /// Every one is kept, not only the first: a prefetch that gave none may start a render that a cell's task
-  /// with the real size joins, and its result must not be cached as a few bytes.
+  /// How each task that joined the render sizes its result for the cache, in order: the task's `resultBytes`,
+  /// or the default for its value's type (`ResultSize`); tasks without content bring nothing, their results
+  /// are never cached. Every one is kept, not only the first: a prefetch may start a render that a cell's
+  /// task with a larger size joins, and the result must not be cached at the prefetch's few bytes.
   private var sizings: [@Sendable (any Sendable) -> Int] = []
 
   /// Whether a request has not left, as the main thread sees it.
@@ -67,12 +68,11 @@ final class Render: @unchecked Sendable {
     if let resultBytes { sizings.append(resultBytes) }
   }
 
-  /// The size in bytes the cache counts for `value`, the render's result: the largest that a joined task's
-  /// `resultBytes` reports — overcounting a result only makes the cache keep less, while undercounting lets it
-  /// grow past its limit — or, when no task gave one, the value's inline size.
+  /// The size in bytes the cache counts for `value`, the render's result: the largest that a joined task
+  /// reports — overcounting a result only makes the cache keep less, while undercounting lets it grow past its
+  /// limit.
   @MainActor func resultBytes(of value: any Sendable) -> Int {
-    guard !sizings.isEmpty else { return MemoryLayout.size(ofValue: value) }
-    return sizings.reduce(0) { largest, sizing in max(largest, sizing(value)) }
+    sizings.reduce(0) { largest, sizing in max(largest, sizing(value)) }
   }
 
   init(
