@@ -314,8 +314,7 @@ final class GalleryViewController: UIViewController, UICollectionViewDataSourceP
     queue.bind(cell, to: item)
     cell.imageView.image = nil
     queue.addTask(
-      for: cell, at: item, content: PhotoKey(id: photo.id, version: photo.version, scale: scale),
-      resultBytes: { image in image.cgImage.map { $0.bytesPerRow * $0.height } ?? 0 }
+      for: cell, at: item, content: PhotoKey(id: photo.id, version: photo.version, scale: scale)
     ) { isCancelled in
       let decoded = try Thumbnails.decode(photo.url, maxPixels: 400)  // ImageIO, on a worker
       if isCancelled() { throw CancellationError() }  // no cell waits for it any more
@@ -338,8 +337,7 @@ final class GalleryViewController: UIViewController, UICollectionViewDataSourceP
     for indexPath in indexPaths {
       guard let item = dataSource.itemIdentifier(for: indexPath), let photo = library[item] else { continue }
       queue.addTask(
-        key: item, content: PhotoKey(id: photo.id, version: photo.version, scale: scale), discardable: true,
-        resultBytes: { image in image.cgImage.map { $0.bytesPerRow * $0.height } ?? 0 }
+        key: item, content: PhotoKey(id: photo.id, version: photo.version, scale: scale), discardable: true
       ) { _ in
         Thumbnails.rounded(try Thumbnails.decode(photo.url, maxPixels: 400), scale: scale)
       } apply: { _ in

@@ -34,8 +34,6 @@ final class Render: @unchecked Sendable {
   private var work: (@Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable)?
   /// The content key requests share the render and the cache by; `nil` for none.
   let content: PreparedContent?
-  /// The result's size in bytes, for the cache; `nil` counts the value's inline size.
-  let resultBytes: (@Sendable (any Sendable) -> Int)?
   /// The queue's line into the worker pool.
   let line: RenderLine
 
@@ -66,6 +64,11 @@ final class Render: @unchecked Sendable {
   var applied = false
   /// Whether the render's end was counted (wasted or not), so that it is counted once.
   var settled = false
+  /// How each task that joined the render sizes its result for the cache, in order: the task's `resultBytes`,
+  /// or the default for its value's type (`ResultSize`); tasks without content bring nothing, their results
+  /// are never cached. Every one is kept, not only the first: a prefetch may start a render that a cell's
+  /// task with a larger size joins, and the result must not be cached at the prefetch's few bytes.
+  private var sizings: [@Sendable (any Sendable) -> Int] = []
 
   /// Whether a request has not left, as the main thread sees it.
   @MainActor var hasLiveRequests: Bool { requests.contains { $0.isLive } }
@@ -88,14 +91,26 @@ final class Render: @unchecked Sendable {
     return false
   }
 
+  /// A task joining the render brings its way of sizing the result for the cache.
+  @MainActor func adoptResultBytes(_ resultBytes: (@Sendable (any Sendable) -> Int)?) {
+    if let resultBytes { sizings.append(resultBytes) }
+  }
+
+  /// The size in bytes the cache counts for `value`, the render's result: the largest that a joined task
+  /// reports — overcounting a result only makes the cache keep less, while undercounting lets it grow past its
+  /// limit.
+  @MainActor func resultBytes(of value: any Sendable) -> Int {
+    sizings.reduce(0) { largest, sizing in max(largest, sizing(value)) }
+  }
+
   init(
     line: RenderLine, content: PreparedContent?, resultBytes: (@Sendable (any Sendable) -> Int)?,
     prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
   ) {
     self.line = line
     self.content = content
-    self.resultBytes = resultBytes
     self.work = prepare
+    if let resultBytes { sizings.append(resultBytes) }
   }
 
   /// The work, for the worker that starts the render. Lock held.

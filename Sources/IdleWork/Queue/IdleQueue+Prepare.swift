@@ -31,8 +31,16 @@ extension IdleQueue {
   ///     tasks that are not discardable (prefetches come last).
   ///   - estimatedCost: seconds you expect `apply` to take on the main thread; `nil` predicts it from the
   ///     applies measured so far. Finite and `>= 0`.
-  ///   - resultBytes: the size of a result in bytes, for the cache's limit (an image's `bytesPerRow × height`);
-  ///     `nil` counts the value's inline size only.
+  ///   - resultBytes: the size of a result in bytes, for the cache's limit. `nil` counts by the type of
+  ///     `Value`: a `CGImage`'s `bytesPerRow × height`; a `UIImage`'s `CGImage` the same way (an animated one's
+  ///     frames, summed; one without a `CGImage`, its size × `scale`² × 4 bytes); an `NSImage`'s
+  ///     representations, 4 bytes a pixel (one without pixels, its size in points × 4); a `Data`'s `count`; a
+  ///     `String`'s UTF-8 bytes; any other type, its inline size, `MemoryLayout<Value>.size` (at least 1) — for
+  ///     a class or a struct holding an image, its references only. Give it for such a type of your own (and
+  ///     for `UIImage?`), or its results count a few bytes and the cache holds far more than its limit. Tasks
+  ///     that share a preparation (the same `content`) share its result, which counts the largest size any of
+  ///     them reports (a task without `resultBytes` reporting the default), whichever came first: a prefetch
+  ///     without it does not make a cell task's large result count a few bytes.
   ///   - prepare: the work, on a worker thread. `isCancelled()` turns `true` once no task waits for the
   ///     result any more (cancelled, evicted, its cell configured again); poll it between steps and throw
   ///     (`CancellationError()`) to stop early. An error thrown while a task waits counts it as failed;
@@ -49,7 +57,8 @@ extension IdleQueue {
     core.addPreparedTask(
       key: TaskKey(key), record: nil, content: content.map { Self.contentKey($0, of: Value.self) },
       discardable: discardable,
-      estimatedCost: estimatedCost, resultBytes: Self.erased(resultBytes), prepare: Self.erased(prepare),
+      estimatedCost: estimatedCost, resultBytes: Self.sizing(resultBytes, hasContent: content != nil),
+      prepare: Self.erased(prepare),
       apply: { _, value in apply(value as! Value) })
   }
 
@@ -96,8 +105,8 @@ extension IdleQueue {
     return core.addPreparedTask(
       key: key.map { TaskKey($0) } ?? record.item, record: record,
       content: content.map { Self.contentKey($0, of: Value.self) },
-      discardable: discardable, estimatedCost: estimatedCost, resultBytes: Self.erased(resultBytes),
-      prepare: Self.erased(prepare),
+      discardable: discardable, estimatedCost: estimatedCost,
+      resultBytes: Self.sizing(resultBytes, hasContent: content != nil), prepare: Self.erased(prepare),
       apply: { cell, value in
         // The pass hands over the task's own cell, alive and still in this configuration.
         if let cell = cell as? Cell { apply(cell, value as! Value) }
@@ -117,10 +126,14 @@ extension IdleQueue {
     { isCancelled in try prepare(isCancelled) }
   }
 
-  private nonisolated static func erased<Value: Sendable>(
-    _ resultBytes: (@Sendable (Value) -> Int)?
+  /// How the cache sizes this task's result: `resultBytes`, or the default for `Value` (`ResultSize`), chosen
+  /// here where `Value` is known — erased to `any Sendable`, a value's own size is lost. Nothing for a task
+  /// without content: its result is never kept.
+  private nonisolated static func sizing<Value: Sendable>(
+    _ resultBytes: (@Sendable (Value) -> Int)?, hasContent: Bool
   ) -> (@Sendable (any Sendable) -> Int)? {
-    guard let resultBytes else { return nil }
+    guard hasContent else { return nil }
+    guard let resultBytes else { return ResultSize.counting(Value.self) }
     let erased: @Sendable (any Sendable) -> Int = { value in resultBytes(value as! Value) }
     return erased
   }

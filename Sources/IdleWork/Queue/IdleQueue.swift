@@ -84,7 +84,8 @@ public final class IdleQueue {
     /// in FeedDemo against one fewer and twice as many (see the *Preparing off the main thread* article).
     public var workers: Int
     /// Bytes of prepared results kept by their `content` key, so that a row shown again, or reloaded with
-    /// the same content, applies at once instead of preparing again; least recently used results go first,
+    /// the same content, applies at once instead of preparing again (each result counts what its task's
+    /// `resultBytes` says, or by its type: see the prepared `addTask`); least recently used results go first,
     /// and all go on a memory warning (``IdleQueue/dropDiscardableTasks()``). `0` (default) keeps none;
     /// negative stops the program with a message naming it.
     public var resultCacheLimit: Int

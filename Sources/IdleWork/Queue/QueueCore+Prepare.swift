@@ -53,6 +53,7 @@ extension QueueCore {
     var isNew = false
     if let content, let shared = preparation.inFlight[content], preparation.line.isJoinable(shared) {
       render = shared
+      render.adoptResultBytes(resultBytes)
     } else {
       render = Render(line: preparation.line, content: content, resultBytes: resultBytes, prepare: prepare)
       isNew = true
@@ -94,8 +95,7 @@ extension QueueCore {
       case .success(let value):
         render.arrival = .value
         if let content = render.content, preparation.cache.limit > 0 {
-          let bytes = render.resultBytes?(value) ?? MemoryLayout.size(ofValue: value)
-          preparation.cache.insert(value, bytes: bytes, for: content)
+          preparation.cache.insert(value, bytes: render.resultBytes(of: value), for: content)
         }
         for request in render.requests {
           // Also to tasks whose configuration was replaced while it was prepared: they leave as stale after

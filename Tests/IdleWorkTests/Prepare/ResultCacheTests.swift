@@ -1,0 +1,135 @@
+import Foundation
+import XCTest
+
+@testable import IdleWork
+
+/// A content key for a number.
+private func key(_ content: Int) -> PreparedContent {
+  PreparedContent(valueType: ObjectIdentifier(Int.self), content: AnyHashable(content))
+}
+
+/// The contents a cache keeps, most recently used first, as plain numbers.
+@MainActor private func order(_ cache: ResultCache) -> [Int] {
+  cache.contentsByRecentUse.map { $0.content.base as! Int }
+}
+
+/// `ResultCache` on its own: its exact order of use, and that each operation touches a constant number of
+/// entries whatever the cache holds (counted, never timed).
+final class ResultCacheTests: XCTestCase {
+  /// Eviction takes the least recently used first; a lookup protects what it finds; a miss changes nothing.
+  func testEvictsTheLeastRecentlyUsedFirstAndALookupProtects() {
+    MainActor.assumeIsolated {
+      let cache = ResultCache(limit: 4)
+      for content in 0..<4 { cache.insert(content, bytes: 1, for: key(content)) }
+      XCTAssertEqual(order(cache), [3, 2, 1, 0])
+      XCTAssertEqual(cache.value(for: key(0)) as? Int, 0)  // 0 is now the most recently used
+      XCTAssertEqual(cache.value(for: key(2)) as? Int, 2)
+      XCTAssertNil(cache.value(for: key(9)))
+      XCTAssertEqual(order(cache), [2, 0, 3, 1])
+      cache.insert(4, bytes: 1, for: key(4))
+      XCTAssertEqual(order(cache), [4, 2, 0, 3], "1, the least recently used, went")
+      cache.insert(5, bytes: 2, for: key(5))
+      XCTAssertEqual(order(cache), [5, 4, 2], "3 and then 0 went, oldest first, until 2 bytes fit")
+      XCTAssertEqual(cache.bytes, 4)
+      XCTAssertNil(cache.value(for: key(0)))
+      XCTAssertEqual(cache.value(for: key(2)) as? Int, 2)
+      XCTAssertEqual(cache.value(for: key(2)) as? Int, 2, "looking up the newest again keeps the order")
+      XCTAssertEqual(order(cache), [2, 5, 4])
+    }
+  }
+
+  /// Inserting a kept content again replaces its value and its bytes, and makes it the most recently used.
+  func testReplacingAContentUpdatesItsValueBytesAndUse() {
+    MainActor.assumeIsolated {
+      let cache = ResultCache(limit: 10)
+      cache.insert("a", bytes: 3, for: key(0))
+      cache.insert("b", bytes: 3, for: key(1))
+      cache.insert("c", bytes: 3, for: key(2))
+      cache.insert("a2", bytes: 4, for: key(0))
+      XCTAssertEqual(cache.bytes, 10)
+      XCTAssertEqual(cache.count, 3)
+      XCTAssertEqual(order(cache), [0, 2, 1])
+      XCTAssertEqual(cache.value(for: key(0)) as? String, "a2")
+      cache.insert("b2", bytes: 6, for: key(1))
+      XCTAssertEqual(order(cache), [1, 0], "its old 3 bytes left first, then 2 (the oldest) for the new 6")
+      XCTAssertEqual(cache.bytes, 10)
+      cache.insert("a3", bytes: 1, for: key(0))
+      XCTAssertEqual(cache.bytes, 7)
+      XCTAssertEqual(order(cache), [0, 1])
+    }
+  }
+
+  /// A value larger than the whole limit is not kept and evicts nothing else; an older value for its content
+  /// goes (the cache never answers with an older result than the last one that arrived). Negative sizes count
+  /// 0; a limit of 0 keeps nothing.
+  func testAnOversizedValueIsNotKeptAndEvictsNothingElse() {
+    MainActor.assumeIsolated {
+      let cache = ResultCache(limit: 10)
+      cache.insert("a", bytes: 4, for: key(0))
+      cache.insert("b", bytes: 4, for: key(1))
+      cache.insert("huge", bytes: 11, for: key(2))
+      XCTAssertEqual(order(cache), [1, 0])
+      XCTAssertEqual(cache.bytes, 8)
+      cache.insert("huge", bytes: 11, for: key(0))
+      XCTAssertEqual(order(cache), [1])
+      XCTAssertEqual(cache.bytes, 4)
+      cache.insert("whole", bytes: 10, for: key(3))
+      XCTAssertEqual(order(cache), [3], "exactly the limit fits")
+      cache.insert("free", bytes: -5, for: key(4))
+      XCTAssertEqual(order(cache), [4, 3])
+      XCTAssertEqual(cache.bytes, 10)
+
+      let none = ResultCache(limit: 0)
+      none.insert("a", bytes: 0, for: key(0))
+      XCTAssertEqual(none.count, 0)
+      XCTAssertNil(none.value(for: key(0)))
+    }
+  }
+
+  /// A memory warning empties the cache; it fills again from nothing, reusing no stale link.
+  func testRemoveAllEmptiesAndTheCacheWorksAfterwards() {
+    MainActor.assumeIsolated {
+      let cache = ResultCache(limit: 3)
+      for content in 0..<3 { cache.insert(content, bytes: 1, for: key(content)) }
+      cache.removeAll()
+      XCTAssertEqual(cache.count, 0)
+      XCTAssertEqual(cache.bytes, 0)
+      XCTAssertEqual(order(cache), [])
+      XCTAssertNil(cache.value(for: key(1)))
+      for content in 5..<9 { cache.insert(content, bytes: 1, for: key(content)) }
+      XCTAssertEqual(order(cache), [8, 7, 6])
+    }
+  }
+
+  /// The cost of an insertion into a full cache does not grow with what the cache holds: into 20,000 kept
+  /// results, an arrival evicts exactly one — the least recently used — and links or unlinks two entries.
+  /// (Sorting by last use on every arrival visited all 20,000.) A lookup touches two, a miss none.
+  func testAnInsertionIntoAFullCacheOf20000TouchesAConstantNumberOfEntries() {
+    MainActor.assumeIsolated {
+      let kept = 20_000
+      let cache = ResultCache(limit: kept)
+      for content in 0..<kept { cache.insert(content, bytes: 1, for: key(content)) }
+      XCTAssertEqual(cache.count, kept)
+
+      let before = cache.entriesTouched
+      cache.insert(kept, bytes: 1, for: key(kept))
+      XCTAssertEqual(cache.entriesTouched - before, 2, "one unlinked (evicted), one linked (inserted)")
+      XCTAssertEqual(cache.count, kept, "exactly one evicted")
+      XCTAssertNil(cache.value(for: key(0)), "the least recently used")
+      XCTAssertNotNil(cache.value(for: key(1)))
+
+      let beforeLookup = cache.entriesTouched
+      XCTAssertEqual(cache.value(for: key(kept / 2)) as? Int, kept / 2)
+      XCTAssertEqual(cache.entriesTouched - beforeLookup, 2, "unlinked, then linked at the front")
+      XCTAssertNil(cache.value(for: key(-1)))
+      XCTAssertEqual(cache.entriesTouched - beforeLookup, 2, "a miss touches nothing")
+
+      let beforeBig = cache.entriesTouched
+      cache.insert(-2, bytes: 3, for: key(-2))
+      XCTAssertEqual(cache.entriesTouched - beforeBig, 4, "three evicted, one linked")
+      XCTAssertEqual(cache.count, kept - 2)
+      XCTAssertEqual(cache.bytes, kept)
+      XCTAssertEqual(Array(order(cache).suffix(2)), [6, 5], "2, 3 and 4 were the oldest")
+    }
+  }
+}
