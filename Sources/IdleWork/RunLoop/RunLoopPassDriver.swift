@@ -33,10 +33,14 @@ final class RunLoopPassDriver: IdlePassDriver {
   /// When the running pass began (`CFAbsoluteTime`); `nil` outside a pass.
   private var passStartedAt: CFAbsoluteTime?
   nonisolated(unsafe) private var observer: CFRunLoopObserver?
-  /// Marks the start of the commit before each pass (see ``measureCommits()``); `nil` until asked for.
+  /// Mark the start and the end of the commit before each pass (see ``measureCommits()``); `nil` until asked
+  /// for.
   nonisolated(unsafe) private var commitProbe: CFRunLoopObserver?
-  /// When the commit probe last fired (``nanoseconds``); taken by the pass of the same turn.
+  nonisolated(unsafe) private var commitEndProbe: CFRunLoopObserver?
+  /// When the commit probe last fired (``nanoseconds``); taken by the end probe of the same turn.
   private var commitStartedAt: UInt64?
+  /// The commit the end probe measured this turn; taken by the pass of the same turn.
+  private var commitMeasured: UInt64?
   private(set) var commitDuration: UInt64?
   /// Wakes the loop at a frame deadline a pass is waiting for; created on first use, re-armed each time.
   nonisolated(unsafe) private var deadlineTimer: CFRunLoopTimer?
@@ -53,16 +57,20 @@ final class RunLoopPassDriver: IdlePassDriver {
     if let observer { CFRunLoopObserverInvalidate(observer) }
     if let deadlineTimer { CFRunLoopTimerInvalidate(deadlineTimer) }
     if let commitProbe { CFRunLoopObserverInvalidate(commitProbe) }
+    if let commitEndProbe { CFRunLoopObserverInvalidate(commitEndProbe) }
   }
 
   /// The order of the commit probe: UIKit's before-commit handler's, just before Core Animation's commit
-  /// observer (2,000,000). The time from it to the pass (2,100,000) is the commit and UIKit's after-commit
-  /// handler (2,001,000).
+  /// observer (2,000,000).
   nonisolated static let commitProbeOrder = 1_999_000
+  /// The order of the end probe: after UIKit's after-commit handler (2,001,000), before every IdleWork pass
+  /// (2,100,000). The time between the two probes is the commit and UIKit's handlers — and nothing of the passes
+  /// of other queues, each with its own observer at the same order as this one's, which may run before it.
+  nonisolated static let commitEndProbeOrder = 2_050_000
 
-  /// Adds the commit probe, once: a BeforeWaiting observer in the pass's modes that notes the time, so that
-  /// the pass of the same turn knows how long the commit took (``commitDuration``). One observer call-out per
-  /// turn, only for queues with prepared tasks.
+  /// Adds the commit probes, once: two BeforeWaiting observers in the pass's modes that note the time, so
+  /// that the pass of the same turn knows how long the commit took (``commitDuration``). Two observer
+  /// call-outs per turn, only for queues with prepared tasks.
   func measureCommits() {
     wantsCommitProbe = true
     addCommitProbe()
@@ -80,8 +88,21 @@ final class RunLoopPassDriver: IdlePassDriver {
     ) { [weak self] _, _ in
       MainActor.assumeIsolated { self?.commitStartedAt = self?.nanoseconds }
     }
+    let endProbe = CFRunLoopObserverCreateWithHandler(
+      kCFAllocatorDefault, CFRunLoopActivity.beforeWaiting.rawValue, true, CFIndex(Self.commitEndProbeOrder)
+    ) { [weak self] _, _ in
+      MainActor.assumeIsolated {
+        guard let self else { return }
+        self.commitMeasured = self.commitStartedAt.map { self.nanoseconds &- $0 }
+        self.commitStartedAt = nil
+      }
+    }
     commitProbe = probe
-    for mode in idleModes + trackingModes { CFRunLoopAddObserver(runLoop, probe, mode) }
+    commitEndProbe = endProbe
+    for mode in idleModes + trackingModes {
+      CFRunLoopAddObserver(runLoop, probe, mode)
+      CFRunLoopAddObserver(runLoop, endProbe, mode)
+    }
   }
 
   func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool) {
@@ -100,8 +121,8 @@ final class RunLoopPassDriver: IdlePassDriver {
   private func beforeWaiting() {
     guard let pass else { return }
     requestedDuringPass = false
-    commitDuration = commitStartedAt.map { nanoseconds &- $0 }
-    commitStartedAt = nil
+    commitDuration = commitMeasured
+    commitMeasured = nil
     passStartedAt = CFAbsoluteTimeGetCurrent()
     let ranTasks = pass(currentPassKind())
     passStartedAt = nil
@@ -156,7 +177,9 @@ final class RunLoopPassDriver: IdlePassDriver {
     CFRunLoopObserverInvalidate(observer)
     self.observer = nil
     if let commitProbe { CFRunLoopObserverInvalidate(commitProbe) }
+    if let commitEndProbe { CFRunLoopObserverInvalidate(commitEndProbe) }
     commitProbe = nil
+    commitEndProbe = nil
   }
 
   var nanoseconds: UInt64 { DispatchTime.now().uptimeNanoseconds }

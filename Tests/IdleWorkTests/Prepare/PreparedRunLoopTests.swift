@@ -71,6 +71,39 @@ final class PreparedRunLoopTests: XCTestCase {
     MainActor.assumeIsolated { Self.assertCommitMeasured(askedBeforeStart: true) }
   }
 
+  /// The commit a queue measures is the commit alone: another queue's pass, whose observer has the same order
+  /// and may run first, is not in it (it once made this queue's applies look 20 ms long, and skipped them
+  /// during scrolls).
+  func testACommitMeasuredLeavesOutAnotherQueuesPass() {
+    MainActor.assumeIsolated {
+      let busy = RunLoopPassDriver(modes: [.default], trackingModes: [], order: IdleQueue.observerOrder)
+      let measuring = RunLoopPassDriver(modes: [.default], trackingModes: [], order: IdleQueue.observerOrder)
+      var busyPasses = 0
+      var seen: [UInt64] = []
+      // Started first: its observer comes before the measuring one's in each turn.
+      busy.start { _ in
+        busyPasses += 1
+        let end = DispatchTime.now().uptimeNanoseconds + 20_000_000  // another queue's 20 ms task
+        while DispatchTime.now().uptimeNanoseconds < end {}
+        busy.requestPass()
+        return true
+      }
+      measuring.start { _ in
+        if let commit = measuring.commitDuration { seen.append(commit) }
+        return false
+      }
+      measuring.measureCommits()
+      defer {
+        busy.stop()
+        measuring.stop()
+      }
+      spin(until: { seen.count >= 3 }, timeout: 5)
+      XCTAssertGreaterThanOrEqual(busyPasses, 3, "the other queue's passes ran")
+      XCTAssertGreaterThanOrEqual(seen.count, 3, "no commit measured")
+      XCTAssertTrue(seen.allSatisfy { $0 < 10_000_000 }, "another queue's 20 ms pass counted as commit: \(seen)")
+    }
+  }
+
   @MainActor
   private static func assertCommitMeasured(askedBeforeStart: Bool) {
     let driver = RunLoopPassDriver(modes: [.default], trackingModes: [], order: IdleQueue.observerOrder)
