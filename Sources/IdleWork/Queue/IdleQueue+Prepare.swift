@@ -42,7 +42,8 @@ extension IdleQueue {
   ///     them reports (a task without `resultBytes` reporting the default), whichever came first: a prefetch
   ///     without it does not make a cell task's large result count a few bytes.
   ///   - prepare: the work, on a worker thread. `isCancelled()` turns `true` once no task waits for the
-  ///     result any more (cancelled, evicted, its cell configured again); poll it between steps and throw
+  ///     result any more (cancelled, evicted, its cell configured again or released, the queue ended); poll it
+  ///     between steps and throw
   ///     (`CancellationError()`) to stop early. An error thrown while a task waits counts it as failed;
   ///     `apply` is not called.
   ///   - apply: puts the value in place, on the main thread.

@@ -77,11 +77,13 @@ public final class IdleQueue {
     /// tracked, and idle passes are bounded by ``budget`` alone. ``scrollingFeed(timeUntilNextFrame:)`` sets
     /// ``IdleQueue/Scrolling/fitToFrames(timeUntilNextFrame:)``.
     public var scrolling: Scrolling
-    /// Worker threads at most that run prepared tasks' `prepare` off the main thread (see
-    /// ``IdleQueue/addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``); they start
-    /// when such work comes and end after 10 s without any, and when the queue ends. `1...Int.max`; anything
-    /// else stops the program with a message naming it. Default: the active cores, at most 6 — measured
-    /// in FeedDemo against one fewer and twice as many (see the *Preparing off the main thread* article).
+    /// This queue's prepared tasks' `prepare` closures running at once, at most (see
+    /// ``IdleQueue/addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``). They run on
+    /// the process's one pool of worker threads, shared by every queue, which has as many threads as the
+    /// largest `workers` of the queues using it — never queues × workers; threads start when such work comes
+    /// and end after 10 s without any, and when no queue uses the pool. `1...Int.max`; anything else stops the
+    /// program with a message naming it. Default: the active cores, at most 6 — measured in FeedDemo against
+    /// one fewer and twice as many (see the *Preparing off the main thread* article).
     public var workers: Int
     /// Bytes of prepared results kept by their `content` key, so that a row shown again, or reloaded with
     /// the same content, applies at once instead of preparing again (each result counts what its task's
@@ -106,8 +108,8 @@ public final class IdleQueue {
     ///     DWURunLoopWorkDistribution (ten rows of three-image cells).
     ///   - scrolling: what the queue does while a scroll view scrolls; default `.pause` (nothing runs, no
     ///     frame clock).
-    ///   - workers: worker threads for prepared tasks, in `1...Int.max`; default the active cores, within
-    ///     1...6.
+    ///   - workers: this queue's preparations running at once on the shared worker pool, in `1...Int.max`;
+    ///     default the active cores, within 1...6.
     ///   - resultCacheLimit: bytes of prepared results kept by content, in `0...Int.max`; default 0 (none).
     public init(
       modes: [RunLoop.Mode] = [.default], budget: Budget = .tasks(1), maximumQueueLength: Int = 30,
@@ -148,7 +150,8 @@ public final class IdleQueue {
     /// - Parameter timeUntilNextFrame: the frame clock, as in
     ///   ``IdleQueue/Scrolling/fitToFrames(timeUntilNextFrame:)``: seconds until the next frame must be
     ///   committed, or `nil` when no frame is pending. Leave it out on iOS and tvOS: the queue then reads a
-    ///   `CADisplayLink`'s `targetTimestamp`, and runs the display link only while tasks are pending.
+    ///   `CADisplayLink`'s `targetTimestamp`, and runs the display link only while tasks are pending (and
+    ///   for at most 0.1 s while only results being prepared are awaited).
     ///   Elsewhere leaving it out means no frame clock (time-budgeted passes with predicted costs, nothing
     ///   while scrolling).
     public static func scrollingFeed(

@@ -64,7 +64,7 @@ extension IdleQueue {
     ///   before each task; it must return a finite number (a huge one is clamped): NaN or an infinity stops
     ///   the program with a message naming `timeUntilNextFrame`. Leave it out on iOS and tvOS: the queue
     ///   then reads a `CADisplayLink`'s `targetTimestamp`, and runs the display link only while tasks are
-    ///   pending. Elsewhere (Linux, macOS, a test) leaving it out means no frame clock: idle passes are
+    ///   pending (and for at most 0.1 s while only results being prepared are awaited). Elsewhere (Linux, macOS, a test) leaving it out means no frame clock: idle passes are
     ///   bounded by the budget, with predicted costs, and nothing runs while scrolling. A test injects a
     ///   clock it moves by hand.
     public static func fitToFrames(
