@@ -60,3 +60,9 @@ extension IdleQueue.Statistics {
     longestPassDuration = max(longestPassDuration, other.longestPassDuration)
   }
 }
+
+/// A non-Sendable value carried into a `prepare` that never touches it off the main thread (tests only).
+final class UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}

@@ -33,6 +33,9 @@ final class QueueCore {
   nonisolated let workerLimit: Int
   /// Bytes of prepared results kept by content (``IdleQueue/Configuration/resultCacheLimit``).
   nonisolated let cacheLimit: Int
+  /// Set by ``takeInForPass()`` for the ``serve(_:total:)`` that follows: when the pass began and whether it
+  /// took in prepared results.
+  var passTakeIn: (start: UInt64, results: Bool)?
   /// Since when the queue has had no runnable work, as ``updateFrameClock()`` last saw it; `nil` while it has.
   var clockIdleSince: UInt64?
   /// Set by a pass that ended because the next task did not fit before the frame deadline: nanoseconds
@@ -227,6 +230,15 @@ final class QueueCore {
       && ((!list.isEmpty && !onlyParkedLeft) || inbox.needsDrain || (preparation?.line.hasArrivals ?? false))
   }
 
+  /// What the scheduler's pass does first: takes in what other threads handed over, noting when it began and
+  /// whether results came, for ``serve(_:total:)`` to count in the pass.
+  func takeInForPass() {
+    let start = scheduler.driver.nanoseconds
+    let results = preparation?.line.hasArrivals ?? false
+    takeInBackgroundTasks()
+    passTakeIn = (start, results)
+  }
+
   /// Takes in the tasks other threads handed over. A queue invalidated or released off the main thread whose
   /// main-thread half has not come yet (its inbox refuses items) is ended here instead, so that none of its
   /// tasks runs once that call has returned.
@@ -251,13 +263,20 @@ final class QueueCore {
   /// during the pass (by a task, or by a slice re-posting itself) wait for a later pass, as `addTask` says.
   func serve(_ kind: IdlePassKind, total: inout BudgetMeter?) -> Bool {
     waitsForDeadline = nil
-    guard !isInvalidated, !list.isEmpty else { return false }
-    if kind == .tracking, scrolling == .pause { return false }
+    let takenIn = passTakeIn
+    passTakeIn = nil
     let driver = scheduler.driver
-    let start = driver.nanoseconds
+    guard !isInvalidated, !list.isEmpty, kind != .tracking || scrolling != .pause else {
+      // Results taken in on the main thread are the pass's work too, even when nothing is left to run.
+      if let takenIn, takenIn.results { list.recordPass(duration: driver.nanoseconds &- takenIn.start) }
+      return false
+    }
+    // The pass began when it took in what other threads handed over: the main thread's share of each result
+    // (taking it in, caching it, delivering it) counts in `longestPassDuration`, as the tasks do.
+    let start = takenIn?.start ?? driver.nanoseconds
     let horizon = list.nextSequenceNumber
     var own = BudgetMeter(budget, start: start)
-    var didWork = false
+    var didWork = takenIn?.results ?? false
     var ranTasks = false
     var passedOver = 0
     var searchFrom: UInt64?  // past the tasks passed over in this search; `nil`: from the head

@@ -135,7 +135,7 @@ final class IdleScheduler {
     if members.contains(where: { $0.queue == nil }) { members.removeAll { $0.queue == nil } }
     let queues = members.compactMap(\.queue)
     let signpost = PassSignposts.beginPass(kind, queues: queues, driver: driver)
-    for queue in queues { queue.takeInBackgroundTasks() }
+    for queue in queues { queue.takeInForPass() }
     var total = budget.map { BudgetMeter($0, start: driver.nanoseconds) }
     var ranTasks = false
     for queue in queues where queue.serve(kind, total: &total) { ranTasks = true }

@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+
+@testable import IdleWork
+@testable import IdleWorkTesting
+
+/// Prepared tasks and a cell's configurations, stepped by hand.
+final class PreparedConfigurationTests: XCTestCase {
+  /// `cellForRowAt` for a reload of the same row with the same content binds, then adds: the task joins the
+  /// render already running — one preparation, never told it is cancelled, applied once.
+  func testAReloadOfTheSameContentJoinsTheRunningRender() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      let cell = PreparedTaskTests.Cell()
+      let prepared = Counter()
+      let cancelledSeen = Counter()
+      Self.configure(cell, on: queue, prepared: prepared, cancelledSeen: cancelledSeen, reloadWhilePrepared: true)
+      XCTAssertEqual(driver.runPreparations(), 1)
+      XCTAssertEqual(driver.runPreparations(), 0, "the reload started a second preparation")
+      driver.drain()
+      XCTAssertEqual(prepared.value, 1)
+      XCTAssertEqual(cancelledSeen.value, 0, "the running render was told it is cancelled")
+      XCTAssertEqual(cell.shown, ["photo 0"])
+      let s = queue.statistics
+      XCTAssertEqual([s.executed, s.skippedAsStale, s.wastedPreparations], [1, 1, 0])
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  /// What `cellForRowAt` does for row 0, showing photo 0: bind, then add.
+  @MainActor
+  private static func configure(
+    _ cell: PreparedTaskTests.Cell, on queue: IdleQueue, prepared: Counter, cancelledSeen: Counter,
+    reloadWhilePrepared: Bool
+  ) {
+    let box = UncheckedBox(cell)
+    queue.bind(cell, to: 0)
+    queue.addTask(for: cell, at: 0, content: "photo 0") { isCancelled in
+      prepared.increment()
+      if reloadWhilePrepared {
+        // Runs by hand on the main thread: the table reloads the row while it is prepared.
+        MainActor.assumeIsolated {
+          configure(box.value, on: queue, prepared: prepared, cancelledSeen: cancelledSeen, reloadWhilePrepared: false)
+        }
+      }
+      if isCancelled() { cancelledSeen.increment() }
+      return "photo 0"
+    } apply: { cell, value in
+      cell.shown.append(value)
+    }
+  }
+
+  /// A render not started keeps its place when the reload joins it; one that no task joins after the rebind is
+  /// dropped at the next pass, and what it captured is freed.
+  func testARenderNoTaskJoinsAfterARebindIsDroppedAtTheNextPass() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      let cell = PreparedTaskTests.Cell()
+      weak var captured: Probe?
+      do {
+        let probe = Probe()
+        captured = probe
+        let sendable = UncheckedBox(probe)
+        queue.bind(cell, to: 0)
+        queue.addTask(for: cell, at: 0, content: "photo 0") { _ in
+          withExtendedLifetime(sendable) { "photo 0" }
+        } apply: { cell, value in
+          cell.shown.append(value)
+        }
+      }
+      queue.bind(cell, to: 1)  // another row: nothing joins
+      XCTAssertNotNil(captured, "held until the main thread's turn ends")
+      driver.runPass()
+      XCTAssertNil(captured, "a render no task joined outlived the pass after the rebind")
+      XCTAssertEqual(driver.runPreparations(), 0)
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  /// A new configuration of the cell takes its waiting prepared tasks out at once, as stale — counted after
+  /// prepare only if their render had finished by then, whenever the next pass comes.
+  func testAConfigurationReplacedLeavesItsPreparedTasksStaleAtOnce() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      let cell = PreparedTaskTests.Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0) { _ in
+        "row 0"
+      } apply: { cell, value in
+        cell.shown.append(value)
+      }
+      queue.bind(cell, to: 1)
+      XCTAssertEqual(queue.statistics.skippedAsStale, 1, "left at once, not at the next pass")
+      XCTAssertEqual(queue.statistics.pending, 0)
+      XCTAssertEqual(queue.statistics.staleAfterPrepare, 0, "its render had not run")
+      driver.drain()
+      XCTAssertEqual(queue.statistics.staleAfterPrepare, 0, "a later pass changed the count")
+      XCTAssertEqual(cell.shown, [])
+      assertPreparedBalanced(queue)
+    }
+  }
+}
