@@ -219,8 +219,7 @@ final class WorkerPool: @unchecked Sendable {
         wakes.append(line.wake)
       }
     }
-    // The line is below its bound again: a render of it that waits may start.
-    if !waiting.isEmpty { startWorkerLocked() }
+    // (A render of this line held back by its bound is picked by this worker's next turn.)
     return true
   }
 
