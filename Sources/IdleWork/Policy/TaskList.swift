@@ -12,7 +12,8 @@ enum EntryState: Sendable, Hashable {
   /// also when an overflow meets it first.
   case withdrawn
   /// Not yet: its result is being prepared off the main thread. It stays pending, keeps its place and is
-  /// passed over by passes, as a parked entry is, but an overflow evicts it only in its turn as the oldest.
+  /// passed over by passes, as a parked entry is, but an overflow evicts it only in its turn: with the
+  /// discardable entries if it is one, else as the oldest.
   case preparing
 }
 
@@ -22,7 +23,8 @@ enum TaskFate: Sendable, Hashable {
   case executed
   /// Its cell was gone or was configured again when its turn came, or when the queue overflowed.
   case stale
-  /// The queue was over its maximum length and it was parked (its cell off screen) or the oldest.
+  /// The queue was over its maximum length and it was, in this order of preference, parked (its cell off
+  /// screen), discardable, or the oldest (see ``TaskList/trim(state:)``).
   case evicted
   /// It was cancelled by key, by handle, by a replacing addition, by `removeAllTasks`, `invalidate`, a
   /// memory-pressure purge or a cancelled `perform`.
@@ -76,6 +78,8 @@ struct TaskList<Payload> {
   private var baseSeq: UInt64 = 0
   private var nextSeq: UInt64 = 0
   private var staleCandidates = 0
+  /// Pending entries appended with `isDiscardable`, so that an overflow looks for them only when there are.
+  private var discardables = 0
 
   init(capacity: Int) {
     self.capacity = capacity
@@ -100,7 +104,8 @@ struct TaskList<Payload> {
   }
 
   /// Appends an entry at the tail and returns its sequence number plus whatever the capacity trim removed
-  /// (possibly the new entry itself, when the capacity is 0).
+  /// (see ``trim(state:)``): possibly the new entry itself — when the capacity is 0, or when it is
+  /// discardable and every other entry is runnable and not discardable.
   mutating func append(
     key: consuming TaskKey, payload: consuming Payload, canBeStale: Bool = false, isDiscardable: Bool = false,
     state: (Payload) -> EntryState
@@ -110,6 +115,7 @@ struct TaskList<Payload> {
     slots.append(
       Entry(seq: seq, key: key, payload: payload, canBeStale: canBeStale, isDiscardable: isDiscardable))
     if canBeStale { staleCandidates += 1 }
+    if isDiscardable { discardables += 1 }
     statistics.added += 1
     statistics.pending += 1
     let removed = count > capacity ? trim(state: state) : []
@@ -117,22 +123,43 @@ struct TaskList<Payload> {
     return (seq, removed)
   }
 
-  /// Brings the list back within `capacity`: first every stale (and withdrawn) entry goes, then the oldest parked ones
-  /// (their cells are off screen), then the oldest.
+  /// Brings the list back within `capacity`, dropping what is least likely to be missed first:
+  ///
+  /// 1. every stale entry (its cell is gone or shows something else: it would never run) and every
+  ///    withdrawn one, counted as stale and cancelled;
+  /// 2. then parked entries, oldest first: their cells are off screen, so nobody sees the work missing;
+  /// 3. then discardable entries, oldest first: prefetches and the like, which the caller declared
+  ///    expendable — evicting the oldest instead would drop a visible row's work for a prefetch, leaving
+  ///    that row blank;
+  /// 4. then the oldest entries.
+  ///
+  /// So a discardable entry never evicts an entry that is not (one appended to a list full of those
+  /// evicts itself), and a parked or stale one is never kept while a visible one goes. Each step after the
+  /// first evicts only as many as the overflow needs, counted as evicted.
   mutating func trim(state: (Payload) -> EntryState) -> [Removal] {
     guard count > capacity else { return [] }
     var removed = purgeStale(state: state)
     if count > capacity, staleCandidates > 0 {
-      var parkedSeqs: [UInt64] = []
-      for case let entry? in slots[head...] where entry.canBeStale && state(entry.payload) == .parked {
-        parkedSeqs.append(entry.seq)
-        if parkedSeqs.count == count - capacity { break }
+      for seq in oldest(count - capacity, where: { $0.canBeStale && state($0.payload) == .parked }) {
+        removed.append(evict(seq)!)
       }
-      for seq in parkedSeqs { removed.append(evict(seq)!) }
+    }
+    if count > capacity, discardables > 0 {
+      for seq in oldest(count - capacity, where: { $0.isDiscardable }) { removed.append(evict(seq)!) }
     }
     while count > capacity, let oldest = first { removed.append(evict(oldest.seq)!) }
     checkInvariants()
     return removed
+  }
+
+  /// The sequence numbers of the oldest `limit` pending entries for which `matches` holds, oldest first.
+  private func oldest(_ limit: Int, where matches: (Entry) -> Bool) -> [UInt64] {
+    var seqs: [UInt64] = []
+    for case let entry? in slots[head...] where matches(entry) {
+      seqs.append(entry.seq)
+      if seqs.count == limit { break }
+    }
+    return seqs
   }
 
   /// Removes every pending entry that `state` calls stale (counted as stale) or withdrawn (counted as
@@ -294,6 +321,7 @@ struct TaskList<Payload> {
     slots[index] = nil
     statistics.pending -= 1
     if entry.canBeStale { staleCandidates -= 1 }
+    if entry.isDiscardable { discardables -= 1 }
     while head < slots.count, slots[head] == nil { head += 1 }
     if head == slots.count {
       // Emptied: keep the storage (up to 65,536 entries, a few MB) so that the next burst of additions
@@ -319,6 +347,9 @@ struct TaskList<Payload> {
       precondition(slots.count == Int(nextSeq - baseSeq), "IdleWork internal: slot ring out of step")
       precondition(keyHashes.count <= slots.count, "IdleWork internal: key hashes out of step")
       precondition(head == slots.count || slots[head] != nil, "IdleWork internal: head is not live")
+      precondition(
+        (0...statistics.pending).contains(discardables) && (0...statistics.pending).contains(staleCandidates),
+        "IdleWork internal: entry counts out of step")
     #endif
   }
 }

@@ -19,7 +19,9 @@ enum ModelResult: Equatable {
 /// nanoseconds. Written from the doc comments in `Sources/IdleWork`, not from the implementation:
 ///
 /// - FIFO. Every addition that takes the queue past `maximumQueueLength` first drops every stale task,
-///   then the oldest until it fits (possibly the new task itself). Lowering the capacity trims the same way.
+///   then discardable tasks, oldest first, then the oldest, until it fits (possibly the new task itself).
+///   Lowering the capacity trims the same way. (Parked tasks, which go before discardable ones, are not
+///   modelled: the sequences never take a cell off screen.)
 /// - A cell task belongs to its cell's configuration: adding for a cell joins its configuration when it is
 ///   for the same index path and starts a new one otherwise; binding the cell (to any index path, or to
 ///   none) starts a new one. A cell task is stale when its cell is gone or its configuration is not the
@@ -232,7 +234,7 @@ struct ReferenceQueueModel {
     entries = entries.filter { !isStale($0) }
     skippedAsStale += before - entries.count
     while entries.count > capacity {
-      entries.removeFirst()
+      entries.remove(at: entries.firstIndex(where: { $0.spec.discardable }) ?? 0)
       evicted += 1
     }
   }
