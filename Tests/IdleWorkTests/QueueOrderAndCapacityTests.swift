@@ -56,6 +56,48 @@ final class QueueOrderAndCapacityTests: XCTestCase {
     }
   }
 
+  /// Past capacity the queue drops, in this order: every stale task, then parked ones (cells off screen),
+  /// oldest first, then discardable ones, oldest first, and only then the oldest.
+  func testOverflowDropsStaleThenParkedThenDiscardableThenOldest() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue(maximumQueueLength: 4)
+      var ran: [String] = []
+      let parkedCell = FakeCell()
+      let staleCell = FakeCell()
+      let oldest = queue.addTask(key: "oldest") { ran.append("oldest") }
+      let discardable = queue.addTask(key: "discardable", discardable: true) { ran.append("discardable") }
+      let parked = queue.addTask(for: parkedCell, at: row(1)) { _ in ran.append("parked") }
+      queue.cellDidEndDisplaying(parkedCell, at: row(1))
+      let stale = queue.addTask(for: staleCell, at: row(2)) { _ in ran.append("stale") }
+      queue.bind(staleCell, to: row(3))  // configured again: its task is stale
+
+      queue.addTask(key: "new 1") { ran.append("new 1") }
+      XCTAssertFalse(stale.isPending, "the stale task goes first")
+      XCTAssertEqual(queue.statistics.skippedAsStale, 1)
+      XCTAssertEqual(queue.statistics.evicted, 0)
+
+      queue.addTask(key: "new 2") { ran.append("new 2") }
+      XCTAssertFalse(parked.isPending, "then the parked one")
+      XCTAssertEqual(queue.statistics.evicted, 1)
+
+      queue.addTask(key: "new 3") { ran.append("new 3") }
+      XCTAssertFalse(discardable.isPending, "then the discardable one")
+      XCTAssertTrue(oldest.isPending, "a discardable task goes before the oldest")
+      XCTAssertEqual(queue.statistics.evicted, 2)
+
+      queue.addTask(key: "new 4") { ran.append("new 4") }
+      XCTAssertFalse(oldest.isPending, "and only then the oldest")
+      XCTAssertEqual(queue.statistics.evicted, 3)
+
+      let prefetch = queue.addTask(key: "prefetch", discardable: true) { ran.append("prefetch") }
+      XCTAssertFalse(prefetch.isPending, "a discardable task added to a full queue of others evicts itself")
+      XCTAssertEqual(queue.statistics.evicted, 4)
+      driver.drain()
+      XCTAssertEqual(ran, ["new 1", "new 2", "new 3", "new 4"])
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+
   func testLoweringTheCapacityTrimsAtOnceStaleFirst() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue(maximumQueueLength: 10)

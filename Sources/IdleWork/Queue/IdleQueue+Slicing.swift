@@ -26,7 +26,7 @@ extension IdleQueue {
   /// completion is *(k+1)/2* job lengths instead of nearly *k* — keeps FIFO order with the job's own
   /// follow-up tasks, and frees each job's partial state as early as possible. Having started, an
   /// unfinished job is usually the oldest runnable task, so if the queue overflows it is the first evicted
-  /// after stale tasks and those of cells off screen.
+  /// after stale tasks, those of cells off screen and discardable ones.
   ///
   /// `estimatedCost` is the seconds one slice is expected to take (see
   /// ``addTask(key:discardable:replacesPending:estimatedCost:_:)``) — for a slice that steps while

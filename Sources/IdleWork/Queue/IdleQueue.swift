@@ -20,8 +20,9 @@ import Foundation
 ///   its earlier tasks are skipped as stale; ``cellDidEndDisplaying(_:at:)`` parks a cell's tasks while it
 ///   is off screen and ``cellWillDisplay(_:at:)`` lets them run again.
 /// - **Order and capacity:** FIFO. Past ``maximumQueueLength``, stale tasks (cell gone or configured
-///   again) are dropped first, then those of cells off screen, then the oldest. Every task added is
-///   accounted for in ``statistics-swift.property``.
+///   again) are dropped first, then those of cells off screen, then `discardable` ones (prefetches), then
+///   the oldest — so a prefetch never evicts a visible row's work. Every task added is accounted for in
+///   ``statistics-swift.property``.
 /// - **Budget:** ``budget-swift.property`` decides how much a pass runs; stale tasks are skipped without
 ///   counting against it.
 /// - **Waking:** while runnable tasks remain the run loop comes round again at once; after a pass that ran
@@ -184,10 +185,14 @@ public final class IdleQueue {
     set { core.budget = newValue }
   }
 
-  /// The most tasks kept pending; default 30. When an addition goes past it, stale tasks are dropped
-  /// first, then those of cells off screen, then the oldest. Lowering it trims the queue at once, the same
-  /// way. A negative value stops the program with a message naming the parameter and its range
-  /// `0...Int.max`; `0` keeps nothing (every task is evicted as it is added); `Int.max` never evicts.
+  /// The most tasks kept pending; default 30. When an addition goes past it, the queue drops, until it
+  /// fits: every stale task (its cell gone or configured again), counted as skipped as stale; then tasks
+  /// of cells off screen, oldest first; then tasks added with `discardable: true`, oldest first; then the
+  /// oldest tasks — those three counted as evicted. A discardable task added to a queue full of tasks that
+  /// are not (and not stale or off screen) is therefore the one evicted: a prefetch never pushes out a
+  /// visible row's work. Lowering it trims the queue at once, the same way. A negative value stops the
+  /// program with a message naming the parameter and its range `0...Int.max`; `0` keeps nothing (every
+  /// task is evicted as it is added); `Int.max` never evicts.
   public var maximumQueueLength: Int {
     get { core.maximumQueueLength }
     set { core.maximumQueueLength = newValue }
@@ -258,7 +263,10 @@ public final class IdleQueue {
   ///
   /// - Parameters:
   ///   - key: groups tasks for ``cancelTasks(forKey:)``; several tasks may share a key.
-  ///   - discardable: whether it may be dropped when memory is short (see ``dropDiscardableTasks()``).
+  ///   - discardable: whether it may be dropped when memory is short (see ``dropDiscardableTasks()``). A
+  ///     discardable task is also evicted before any other that is runnable when the queue is full (after
+  ///     stale tasks and those of cells off screen; see ``maximumQueueLength``), so it never evicts one
+  ///     that is not discardable.
   ///   - replacesPending: last wins, as YYTransaction's run-loop set: every task still pending with this
   ///     key is cancelled (counted as cancelled) and `task` goes to the back of the queue, so the same
   ///     request made five times in one turn runs once. The FIFO order stays the order of requests.
@@ -371,7 +379,7 @@ public final class IdleQueue {
 
   /// Tells the queue that `cell` left the screen showing `item` (call it from `didEndDisplaying`): its
   /// tasks for that item are parked — they do not run while it is off screen, so they never run ahead of
-  /// the visible rows', and they are the first evicted after stale tasks. They run if the cell is shown
+  /// the visible rows', and they are the first evicted after stale tasks (before discardable ones). They run if the cell is shown
   /// again for that item (``cellWillDisplay(_:at:)``) and become stale once it is configured again or is
   /// released. Until then they count as pending; when only parked tasks remain, the queue asks for no
   /// pass, so they never keep the run loop awake, and a released cell's tasks leave (as stale, their

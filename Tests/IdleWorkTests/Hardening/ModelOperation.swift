@@ -71,6 +71,10 @@ enum ModelOperation: Sendable, CustomStringConvertible {
   case rebindCell(slot: Int, row: Int?)
   /// Drops the test's only strong reference to the cell (the queue holds cells weakly).
   case freeCell(slot: Int)
+  /// `cellDidEndDisplaying` for the cell's current row: its tasks are parked (nothing if it has no row).
+  case hideCell(slot: Int)
+  /// `cellWillDisplay` for the cell's current row: its parked tasks may run again.
+  case showCell(slot: Int)
   case cancelKey(Int)
   case cancelRow(Int)
   case cancelHandle(Int)
@@ -89,6 +93,8 @@ enum ModelOperation: Sendable, CustomStringConvertible {
     case .addFromAnyThread(let spec): return "addFromAnyThread(\(spec))"
     case .rebindCell(let slot, let row): return "rebindCell(\(slot), \(row.map(String.init) ?? "nil"))"
     case .freeCell(let slot): return "freeCell(\(slot))"
+    case .hideCell(let slot): return "hideCell(\(slot))"
+    case .showCell(let slot): return "showCell(\(slot))"
     case .cancelKey(let key): return "cancelKey(\(key))"
     case .cancelRow(let row): return "cancelRow(\(row))"
     case .cancelHandle(let index): return "cancelHandle(\(index))"
@@ -156,7 +162,10 @@ struct ModelSequence: Sendable {
       case 540..<575: return .setCapacity(capacity(&rng))
       case 575..<600: return .setBudget(budget(&rng))
       case 600..<660: return .advanceClock(ms: rng.pick([0.5, 1, 2, 5]))
-      case 660..<960: return .runPass
+      case 660..<875: return .runPass
+      // A cell that stays off screen pins its tasks while later ones come and go (the task list's stragglers).
+      case 875..<935: return .hideCell(slot: rng.int(0...(ModelSequence.cellSlots - 1)))
+      case 935..<960: return .showCell(slot: rng.int(0...(ModelSequence.cellSlots - 1)))
       case 960..<992: return .runTrackingPass
       default: return .invalidate
       }

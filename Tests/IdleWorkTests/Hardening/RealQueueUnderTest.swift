@@ -19,9 +19,14 @@ final class RealQueueUnderTest {
   /// Problems seen while applying operations (a freed cell that stayed alive).
   private(set) var problems: [String] = []
   private var cells: [HardeningCell?] = (0..<ModelSequence.cellSlots).map { _ in HardeningCell() }
+  /// The row each cell was last configured for; `nil` when it has none a task uses (or no cell).
+  private var rows: [Int?] = Array(repeating: nil, count: ModelSequence.cellSlots)
 
-  init(budget: IdleQueue.Budget, capacity: Int) {
+  /// - Parameter compaction: when the task list moves stragglers out of a sparse ring; low thresholds make the
+  ///   short sequences exercise the stragglers.
+  init(budget: IdleQueue.Budget, capacity: Int, compaction: TaskList<QueuedTask>.Compaction = .standard) {
     queue = IdleQueue(driver: driver, configuration: .init(budget: budget, maximumQueueLength: capacity))
+    queue.core.list.compaction = compaction
   }
 
   func apply(_ operation: ModelOperation) -> ModelResult {
@@ -35,7 +40,12 @@ final class RealQueueUnderTest {
     case .freeCell(let slot):
       weak let probe = cells[slot]
       cells[slot] = nil
+      rows[slot] = nil
       if probe != nil { problems.append("cell \(slot) outlived the test's last reference: the queue retains it") }
+    case .hideCell(let slot):
+      if let cell = cells[slot], let row = rows[slot] { queue.cellDidEndDisplaying(cell, at: Self.indexPath(row)) }
+    case .showCell(let slot):
+      if let cell = cells[slot], let row = rows[slot] { queue.cellWillDisplay(cell, at: Self.indexPath(row)) }
     case .cancelKey(let key):
       return .count(queue.cancelTasks(forKey: key))
     case .cancelRow(let row):
@@ -84,6 +94,7 @@ final class RealQueueUnderTest {
   /// Binds the cell to `row`, or, for `nil`, to an index path no task uses (a row that queues nothing).
   private func rebind(slot: Int, row: Int?) {
     guard let cell = cells[slot] else { return }
+    rows[slot] = row
     queue.bind(cell, to: row.map(Self.indexPath) ?? IndexPath(indexes: [1, 0]))
   }
 
@@ -106,6 +117,7 @@ final class RealQueueUnderTest {
     if let slot = spec.cell {
       let cell = cells[slot] ?? HardeningCell()
       cells[slot] = cell
+      rows[slot] = spec.row
       let indexPath = Self.indexPath(spec.row)
       if spec.slices != nil {
         handle = queue.addResumableTask(for: cell, at: indexPath, discardable: spec.discardable) { [weak self] _, _ in

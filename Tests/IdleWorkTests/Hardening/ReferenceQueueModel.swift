@@ -19,13 +19,20 @@ enum ModelResult: Equatable {
 /// nanoseconds. Written from the doc comments in `Sources/IdleWork`, not from the implementation:
 ///
 /// - FIFO. Every addition that takes the queue past `maximumQueueLength` first drops every stale task,
-///   then the oldest until it fits (possibly the new task itself). Lowering the capacity trims the same way.
+///   then parked tasks, oldest first, then discardable tasks, oldest first, then the oldest, until it fits
+///   (possibly the new task itself). Lowering the capacity trims the same way.
+/// - A cell task is parked while its cell is off screen (`cellDidEndDisplaying` for the cell's item, until
+///   `cellWillDisplay` or a new configuration): passes pass over it, keeping its place. A pass that finds
+///   nothing runnable among the tasks added before it leaves the queue asking for no pass (only parked
+///   tasks left) until a task is added or a cell shown again; a pass meanwhile runs nothing, counts no
+///   pass, and drops the stale tasks.
 /// - A cell task belongs to its cell's configuration: adding for a cell joins its configuration when it is
 ///   for the same index path and starts a new one otherwise; binding the cell (to any index path, or to
 ///   none) starts a new one. A cell task is stale when its cell is gone or its configuration is not the
 ///   cell's current one; its key is its index path.
 /// - A pass first takes in tasks added from other threads (each an addition, trimmed as such); then, while
-///   the budget allows another task, it drops stale tasks at the head (free) and runs the head task.
+///   the budget allows another task, it drops stale tasks (free) up to the oldest runnable task and runs
+///   that one.
 ///   `.tasks(n)` allows n tasks (a slice counts as one); `.seconds(x)` allows the first task and then
 ///   another while less than x s have passed since the pass began and the task's predicted cost ends
 ///   within x s. The prediction is a moving average of measured durations (weight 1/4 for the newest),
@@ -57,6 +64,8 @@ struct ReferenceQueueModel {
     var isAlive = true
     var row: Int?
     var configuration = 0
+    /// On screen; a new configuration is.
+    var isDisplayed = true
   }
 
   private(set) var entries: [Entry] = []
@@ -80,6 +89,8 @@ struct ReferenceQueueModel {
   /// Whether every pending task has been announced with a pass request: false after a tracking pass
   /// (which never asks for another pass) until the next addition or idle pass.
   private(set) var expectsPassRequest = true
+  /// Set by a pass that found only parked tasks: passes run nothing until a task is added or a cell shown.
+  private var onlyParkedLeft = false
 
   private var added = 0
   private var executed = 0
@@ -133,6 +144,14 @@ struct ReferenceQueueModel {
       rebind(slot: slot, row: row)
     case .freeCell(let slot):
       cells[slot].isAlive = false
+    case .hideCell(let slot):
+      if cells[slot].isAlive, cells[slot].row != nil { cells[slot].isDisplayed = false }
+    case .showCell(let slot):
+      if cells[slot].isAlive, cells[slot].row != nil, !cells[slot].isDisplayed {
+        cells[slot].isDisplayed = true
+        onlyParkedLeft = false
+        if !entries.isEmpty { expectsPassRequest = true }
+      }
     case .cancelKey(let key):
       return .count(cancel { $0.spec.cell == nil && $0.spec.key == key })
     case .cancelRow(let row):
@@ -188,6 +207,7 @@ struct ReferenceQueueModel {
       if cells[slot].row != spec.row {
         cells[slot].row = spec.row
         cells[slot].configuration += 1
+        cells[slot].isDisplayed = true
       }
       generation = cells[slot].generation
       configuration = cells[slot].configuration
@@ -209,6 +229,7 @@ struct ReferenceQueueModel {
     guard cells[slot].isAlive else { return }
     cells[slot].row = row
     cells[slot].configuration += 1
+    cells[slot].isDisplayed = true
   }
 
   private mutating func append(_ entry: Entry) {
@@ -217,6 +238,7 @@ struct ReferenceQueueModel {
     nextOrder += 1
     entries.append(entry)
     added += 1
+    onlyParkedLeft = false
     trimIfOver()
   }
 
@@ -226,13 +248,26 @@ struct ReferenceQueueModel {
     return !cell.isAlive || cell.generation != entry.generation || cell.configuration != entry.configuration
   }
 
-  private mutating func trimIfOver() {
-    guard entries.count > capacity else { return }
+  /// A live cell task whose cell is off screen.
+  private func isParked(_ entry: Entry) -> Bool {
+    guard let slot = entry.spec.cell, !isStale(entry) else { return false }
+    return !cells[slot].isDisplayed
+  }
+
+  /// Drops every stale task.
+  private mutating func purgeStale() {
     let before = entries.count
     entries = entries.filter { !isStale($0) }
     skippedAsStale += before - entries.count
+  }
+
+  private mutating func trimIfOver() {
+    guard entries.count > capacity else { return }
+    purgeStale()
     while entries.count > capacity {
-      entries.removeFirst()
+      let victim =
+        entries.firstIndex(where: isParked) ?? entries.firstIndex(where: { $0.spec.discardable }) ?? 0
+      entries.remove(at: victim)
       evicted += 1
     }
   }
@@ -295,6 +330,11 @@ struct ReferenceQueueModel {
   /// One pass; returns whether the driver ran it (it does not once the queue is invalidated).
   private mutating func runPass(tracking: Bool) -> Bool {
     guard !isInvalidated else { return false }
+    guard (!entries.isEmpty && !onlyParkedLeft) || !inbox.isEmpty || droppedFromInbox > 0 else {
+      // Nothing to run: only the stale tasks among the parked ones leave.
+      if onlyParkedLeft { purgeStale() }
+      return true
+    }
     expectsPassRequest = !tracking
     takeIn()
     guard !entries.isEmpty, !tracking else { return true }
@@ -303,12 +343,32 @@ struct ReferenceQueueModel {
     var tasksRun = 0
     var didWork = false
     while !isInvalidated, budgetAllows(tasksRun: tasksRun, since: start) {
-      while let head = entries.first, head.order < horizon, isStale(head) {
-        entries.removeFirst()
-        skippedAsStale += 1
-        didWork = true
+      // The oldest runnable task added before the pass, dropping stale ones and passing over parked ones.
+      var index = 0
+      var reachedHorizon = false
+      var found: Int?
+      while index < entries.count {
+        let entry = entries[index]
+        if entry.order >= horizon {
+          reachedHorizon = true
+          break
+        }
+        if isStale(entry) {
+          entries.remove(at: index)
+          skippedAsStale += 1
+          didWork = true
+        } else if isParked(entry) {
+          index += 1
+        } else {
+          found = index
+          break
+        }
       }
-      guard let head = entries.first, head.order < horizon else { break }
+      guard let found else {
+        if !reachedHorizon { onlyParkedLeft = !entries.isEmpty }
+        break
+      }
+      let head = entries[found]
       let isSlice = head.spec.slices != nil
       let isCellTask = !isSlice && head.spec.cell != nil
       let average = isSlice ? averageSlice : isCellTask ? averageCellTask : averageTask
@@ -316,7 +376,7 @@ struct ReferenceQueueModel {
       if tasksRun > 0, case .seconds(let seconds) = budget, Double(now - start) + predicted > seconds * 1e9 { break }
       didWork = true
       let before = now
-      runHead()
+      run(at: found)
       let measured = Double(now - before)
       if isSlice {
         averageSlice = averageSlice.map { $0 + 0.25 * (measured - $0) } ?? measured
@@ -331,14 +391,19 @@ struct ReferenceQueueModel {
       passes += 1
       longestPassNanoseconds = max(longestPassNanoseconds, now - start)
     }
+    if onlyParkedLeft {
+      purgeStale()
+      if inbox.isEmpty { expectsPassRequest = false }
+    }
     return true
   }
 
-  private mutating func runHead() {
-    let head = entries[0]
+  /// Runs the task at `index` (a one-shot task leaves first; a slice runs in place).
+  private mutating func run(at index: Int) {
+    let head = entries[index]
     let spec = head.spec
     guard let slices = spec.slices else {
-      entries.removeFirst()
+      entries.remove(at: index)
       executed += 1
       slicesRun += 1
       log.append(ModelEvent(id: spec.id, slice: 0))

@@ -140,6 +140,49 @@ final class PreparedTaskTests: XCTestCase {
     }
   }
 
+  /// A prefetch (a discardable task without a cell) never evicts a visible row's prepared task, which would
+  /// leave that row blank: added to a full queue of them it evicts itself, and a visible row's task added to
+  /// a full queue holding a prefetch evicts the prefetch, not the oldest row's task.
+  func testAPrefetchNeverEvictsAVisibleRowsPreparedTask() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue(maximumQueueLength: 3)
+      let cells = (0..<4).map { _ in Cell() }
+      @MainActor func configure(_ row: Int) -> IdleTaskHandle {
+        queue.bind(cells[row], to: row)
+        return queue.addTask(for: cells[row], at: row) { _ in
+          "row \(row)"
+        } apply: { cell, value in
+          cell.shown.append(value)
+        }
+      }
+      @MainActor func prefetch(_ page: Int) -> IdleTaskHandle {
+        queue.addTask(key: "page \(page)", discardable: true) { _ in
+          page
+        } apply: { _ in
+        }
+      }
+      let rows = (0..<3).map(configure)
+      let first = prefetch(1)
+      XCTAssertFalse(first.isPending, "the prefetch evicts itself")
+      XCTAssertEqual(rows.map(\.isPending), [true, true, true], "no visible row's task is evicted")
+      XCTAssertEqual(queue.statistics.evicted, 1)
+      XCTAssertEqual(driver.runPreparations(), 3)
+      driver.drain()
+      XCTAssertEqual(cells.map(\.shown), [["row 0"], ["row 1"], ["row 2"], []])
+
+      // Row 0 (the oldest), a prefetch, row 1, and then row 3 scrolls in.
+      let again = [configure(0), prefetch(2), configure(1)]
+      let newRow = configure(3)
+      XCTAssertEqual(again.map(\.isPending), [true, false, true], "the prefetch goes, not the oldest row's task")
+      XCTAssertTrue(newRow.isPending)
+      XCTAssertEqual(queue.statistics.evicted, 2)
+      driver.runPreparations()
+      driver.drain()
+      XCTAssertEqual(cells.map(\.shown), [["row 0", "row 0"], ["row 1", "row 1"], ["row 2"], ["row 3"]])
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+
   /// Same content while one is in flight: one render, each requester applies (its own stale check).
   func testSameContentSharesOneRender() {
     MainActor.assumeIsolated {
