@@ -119,7 +119,12 @@ final class FrameClock {
     passedSince = since
     let elapsed = now &- since
     let grace = Self.staleAfter(frameLength: frameLength)
-    return elapsed >= grace ? .noFrame : .late(retryIn: grace - elapsed)
+    guard elapsed < grace else { return .noFrame }
+    // The display link's callback is due: the frame it will ask for is the next one, due a frame after the
+    // deadline that passed (known only from a tick's reading, not while waiting for a first frame).
+    let length = frameLength
+    let next = seconds == nil || length == 0 ? nil : Int64(clamping: length) &+ left
+    return .late(retryIn: grace - elapsed, nextFrameIn: next.flatMap { $0 > 0 ? $0 : nil })
   }
 
   /// The time left in nanoseconds, without judging it (for a slice's `timeRemaining`): `nil` with no frame
@@ -171,6 +176,8 @@ enum FrameReading: Equatable {
   /// A frame must be committed in `timeLeft` (> 0) nanoseconds; a whole frame lasts `length` (0 if unknown).
   case frame(timeLeft: Int64, length: UInt64)
   /// The deadline has passed and the next frame has not begun on this clock yet: ask again in `retryIn`
-  /// nanoseconds, when the clock is judged stopped if it still has not moved on.
-  case late(retryIn: UInt64)
+  /// nanoseconds, when the clock is judged stopped if it still has not moved on. `nextFrameIn`: the time until
+  /// the frame after it must be committed — the one the clock's next callback asks for — when the frame length
+  /// is known (`nil` otherwise).
+  case late(retryIn: UInt64, nextFrameIn: Int64?)
 }

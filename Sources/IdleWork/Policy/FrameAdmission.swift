@@ -48,6 +48,11 @@ enum FrameAdmission {
     return .wait(left)
   }
 
+  /// Whether a task predicted to take `predicted` nanoseconds, with its margin, ends within `timeLeft`.
+  static func fits(predicted: UInt64, timeLeft: Int64) -> Bool {
+    timeLeft > 0 && needed(predicted) <= UInt64(timeLeft)
+  }
+
   /// Whether a task predicted to take `predicted` nanoseconds, with its margin, is longer than a whole frame.
   static func neverFits(predicted: UInt64, frameLength: UInt64) -> Bool {
     needed(predicted) > frameLength

@@ -122,8 +122,17 @@ enum PassPlanner {
       // No frame pending (or a stopped clock), in an idle pass (a tracking pass ended above): nothing bounds
       // the task.
       return .run(probes: false)
-    case .late(let retryIn):
-      return .wait(retryIn)
+    case .late(let retryIn, let nextFrameIn):
+      // The callback of a vsync that passed is due. A prepared result's apply (setting a view's image) that
+      // fits before the frame that callback asks for runs now: it is committed with that frame, where waiting
+      // for the callback would put it in the one after — blank time, and no frame saved. Other work waits:
+      // what it delays is the callback itself.
+      if candidate.costKind == .apply, let nextFrameIn, !probes,
+        FrameAdmission.fits(predicted: predicted, timeLeft: nextFrameIn)
+      {
+        return .run(probes: false)
+      }
+      return .wait(min(retryIn, UInt64(max(nextFrameIn ?? Int64(retryIn), 0))))
     case .frame(let timeLeft, let length):
       let isFirst = input.own.tasksRun == 0 && (input.total?.tasksRun ?? 0) == 0
       let decision = FrameAdmission.decide(

@@ -139,13 +139,16 @@ final class DeadlineRobustnessTests: XCTestCase {
       source.seconds = -0.001
       let grace = FrameClock.staleAfter(frameLength: 8 * ms)
       XCTAssertEqual(grace, 16_666_667, "at least one 60 Hz frame")
-      XCTAssertEqual(clock.read(now: 9 * ms), .late(retryIn: grace))
-      XCTAssertEqual(clock.read(now: 9 * ms + grace - 1), .late(retryIn: 1))
+      // The frame the clock's next callback asks for is due a frame after the deadline that passed: in 7 ms.
+      XCTAssertEqual(clock.read(now: 9 * ms), .late(retryIn: grace, nextFrameIn: 7 * Int64(ms)))
+      XCTAssertEqual(clock.read(now: 9 * ms + grace - 1), .late(retryIn: 1, nextFrameIn: 7 * Int64(ms)))
       XCTAssertEqual(clock.read(now: 9 * ms + grace), .noFrame, "still passed a frame later: the clock stopped")
       source.seconds = 0.008
       XCTAssertEqual(clock.read(now: 30 * ms), .frame(timeLeft: 8 * Int64(ms), length: 8 * ms), "it ticks again")
       source.seconds = -0.001
-      XCTAssertEqual(clock.read(now: 39 * ms), .late(retryIn: grace), "a new passed deadline gets its grace again")
+      XCTAssertEqual(
+        clock.read(now: 39 * ms), .late(retryIn: grace, nextFrameIn: 7 * Int64(ms)),
+        "a new passed deadline gets its grace again")
     }
   }
 

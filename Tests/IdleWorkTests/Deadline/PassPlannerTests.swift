@@ -53,8 +53,26 @@ final class PassPlannerTests: XCTestCase {
   }
 
   func testAPassedDeadlineWaitsForTheClock() {
-    XCTAssertEqual(PassPlanner.next(input(frame: .late(retryIn: 7))), .wait(7))
-    XCTAssertEqual(PassPlanner.next(input(.tracking, frame: .late(retryIn: 7))), .wait(7))
+    XCTAssertEqual(PassPlanner.next(input(frame: .late(retryIn: 7, nextFrameIn: nil))), .wait(7))
+    XCTAssertEqual(PassPlanner.next(input(.tracking, frame: .late(retryIn: 7, nextFrameIn: nil))), .wait(7))
+    XCTAssertEqual(
+      PassPlanner.next(input(frame: .late(retryIn: 16 * Self.ms, nextFrameIn: 7 * Int64(Self.ms)))),
+      .wait(7 * Self.ms), "a task waits, no longer than until the next frame's deadline")
+  }
+
+  /// A prepared result's apply that fits before the frame the clock's due callback asks for runs at once: it is
+  /// committed with that frame, where waiting for the callback put it in the next one and saved no frame.
+  func testAnApplyThatFitsTheNextFrameRunsWhileTheClocksCallbackIsDue() {
+    let late = FrameReading.late(retryIn: 16 * Self.ms, nextFrameIn: 7 * Int64(Self.ms))
+    let apply = PassPlanner.Candidate(costKind: .apply, estimate: 150_000)
+    XCTAssertEqual(PassPlanner.next(input(candidate: apply, frame: late)), .run(probes: false))
+    XCTAssertEqual(PassPlanner.next(input(.tracking, candidate: apply, frame: late)), .run(probes: false))
+    let longApply = PassPlanner.Candidate(costKind: .apply, estimate: 8 * Self.ms)
+    XCTAssertEqual(
+      PassPlanner.next(input(candidate: longApply, frame: late)), .wait(7 * Self.ms), "one that does not fit waits")
+    XCTAssertEqual(
+      PassPlanner.next(input(candidate: apply, frame: .late(retryIn: 16 * Self.ms, nextFrameIn: nil))),
+      .wait(16 * Self.ms), "no frame length known: it waits for the clock")
   }
 
   func testAdmission() {
