@@ -8,13 +8,13 @@ import Foundation
 /// render as `isCancelled`, checked when the result arrives and again before the apply (the pass's usual
 /// check). A result is never applied to a cell configured again or released.
 ///
-/// **Accounting.** Each task ends as executed (applied), stale (``Preparation/staleAfterPrepare`` says
+/// **Accounting.** Each task ends as executed (applied), stale (``QueuePreparation/staleAfterPrepare`` says
 /// whether after its result arrived), evicted, cancelled or failed, or is pending; a render whose result no
 /// task applied is counted wasted.
 extension QueueCore {
   /// The queue's preparation half, made on first use: a line into the process's worker pool (or, on a
   /// driver that prepares by hand, into a pool of the queue's own that only the driver runs).
-  private func preparationMade() -> Preparation {
+  func preparationMade() -> QueuePreparation {
     if let preparation { return preparation }
     let driver = scheduler.driver
     let pool = driver.preparesByHand ? WorkerPool(byHand: true) : WorkerPool.shared
@@ -23,7 +23,7 @@ extension QueueCore {
       checkCells: { [weak self] render in
         MainActor.assumeIsolated { self?.dropReleasedCells(of: render) }
       })
-    let made = Preparation(line: line, cacheLimit: cacheLimit)
+    let made = QueuePreparation(line: line, cacheLimit: cacheLimit)
     preparation = made
     if driver.preparesByHand { driver.adoptPreparations { maximum in pool.runByHand(maximum: maximum) } }
     driver.measureCommits()
@@ -36,7 +36,7 @@ extension QueueCore {
   func addPreparedTask(
     key: TaskKey, record: CellRegistry.Record?, content: PreparedContent?, discardable: Bool,
     estimatedCost: TimeInterval?, resultBytes: (@Sendable (any Sendable) -> Int)?,
-    prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable,
+    prepare: @escaping RenderWork,
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
@@ -45,15 +45,18 @@ extension QueueCore {
     // A result kept for this content applies at once: the row shows it in this very `cellForRowAt`.
     if let content, let value = preparation.cache.value(for: content) {
       list.recordAddedAndExecuted()
+      preparation.cacheHits += 1
       apply(record?.cell, value)
       return IdleTaskHandle(queueNumber: 0, seq: 0)
     }
     let binding = record.map { CellBinding(current: $0) }
     var render: Render
     var isNew = false
+    var isJoiningPrefetch = false
     if let content, let shared = preparation.inFlight[content], preparation.line.isJoinable(shared) {
       render = shared
       render.adoptResultBytes(resultBytes)
+      isJoiningPrefetch = shared.isPrefetched
     } else {
       render = Render(line: preparation.line, content: content, resultBytes: resultBytes, prepare: prepare)
       isNew = true
@@ -68,6 +71,8 @@ extension QueueCore {
       preparation.line.submit(render)
     } else {
       request.join(preparation.line)
+      // A pending prefetch of this content ends: the preparation is this task's now (visible work).
+      if isJoiningPrefetch, let content { prefetchTakenOver(render, key: content, preparation) }
     }
     if let record {
       if record.prepared == nil { record.prepared = [] }
@@ -94,9 +99,12 @@ extension QueueCore {
       switch outcome {
       case .success(let value):
         render.arrival = .value
+        render.keptForLater = render.isPrefetched && !render.hasLiveRequests
         if let content = render.content, preparation.cache.limit > 0 {
-          preparation.cache.insert(value, bytes: render.resultBytes(of: value), for: content)
+          preparation.cache.insert(
+            value, bytes: render.resultBytes(of: value), for: content, prefetched: render.keptForLater)
         }
+        prefetchArrived(render, succeeded: true, preparation)
         for request in render.requests {
           // Also to tasks whose configuration was replaced while it was prepared: they leave as stale after
           // their render, at once.
@@ -107,6 +115,7 @@ extension QueueCore {
         }
       case .failure:
         render.arrival = .error
+        prefetchArrived(render, succeeded: false, preparation)
         for request in render.requests where request.isLive {
           if let removal = list.fail(request.seq) { removed.append(removal) }
         }
@@ -134,7 +143,8 @@ extension QueueCore {
     guard let preparation else { return }
     for request in requests where request.isLive {
       let render = request.render
-      if render.content != nil, render.arrival == .none, !preparation.held.contains(where: { $0 === render }),
+      if render.content != nil, render.arrival == .none, !render.isPrefetched,
+        !preparation.held.contains(where: { $0 === render }),
         render.requests.filter({ $0.isLive }).count == 1
       {
         hold(render, preparation)
@@ -149,7 +159,7 @@ extension QueueCore {
 
   /// Keeps `render` joinable (one more live count) until ``releaseHeldRenders()``, which the next pass or the
   /// main queue's next turn calls, whichever comes first.
-  private func hold(_ render: Render, _ preparation: Preparation) {
+  private func hold(_ render: Render, _ preparation: QueuePreparation) {
     preparation.line.adjust(render, live: 1)
     preparation.held.append(render)
     guard !preparation.releaseOfHeldPending else { return }
@@ -206,11 +216,11 @@ extension QueueCore {
   }
 
   /// Takes `request` out of its render's counts; a render no task waits for any more is settled.
-  private func requestLeft(_ request: PreparedRequest, _ preparation: Preparation) {
+  private func requestLeft(_ request: PreparedRequest, _ preparation: QueuePreparation) {
     guard request.leave(preparation.line) else { return }
     let render = request.render
-    if !render.hasLiveRequests, let content = render.content, preparation.inFlight[content] === render,
-      !preparation.held.contains(where: { $0 === render })
+    if !render.hasLiveRequests, !render.isPrefetched, let content = render.content,
+      preparation.inFlight[content] === render, !preparation.held.contains(where: { $0 === render })
     {
       // Doomed (its work may already have been told it is cancelled): no later task joins it.
       preparation.inFlight[content] = nil
@@ -219,11 +229,11 @@ extension QueueCore {
   }
 
   /// Counts a render whose result arrived once no task waits for it: wasted if none applied it.
-  private func settleIfDone(_ render: Render, _ preparation: Preparation) {
+  private func settleIfDone(_ render: Render, _ preparation: QueuePreparation) {
     guard !render.settled, !render.hasLiveRequests, render.arrival != .none else { return }
     render.settled = true
     render.requests = []
-    if render.arrival == .value, !render.applied { preparation.wasted += 1 }
+    if render.arrival == .value, !render.applied, !render.keptForLater { preparation.wasted += 1 }
   }
 
   /// Runs a prepared task's apply (its result has arrived and its configuration is current).
@@ -240,6 +250,7 @@ extension QueueCore {
   func endPreparation() {
     guard let preparation else { return }
     releaseHeldRenders()
+    cancelAllPrefetches()
     let closed = preparation.line.close()
     for (render, outcome) in closed.arrivals {
       if case .success = outcome { render.arrival = .value } else { render.arrival = .error }
@@ -267,6 +278,14 @@ extension QueueCore {
   func addPreparationCounts(to statistics: inout IdleQueue.Statistics) {
     guard let preparation else { return }
     statistics.staleAfterPrepare = preparation.staleAfterPrepare
-    statistics.wastedPreparations = preparation.wasted
+    statistics.wastedPreparations = preparation.wasted + preparation.cache.unusedPrefetchesDropped
+    statistics.cacheHits = preparation.cacheHits
+    let prefetches = preparation.prefetchCounts
+    statistics.added += prefetches.added
+    statistics.executed += prefetches.executed
+    statistics.cancelled += prefetches.cancelled
+    statistics.evicted += prefetches.evicted
+    statistics.failed += prefetches.failed
+    statistics.pending += preparation.prefetches.count
   }
 }

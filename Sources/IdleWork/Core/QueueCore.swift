@@ -26,7 +26,7 @@ final class QueueCore {
   /// Predicts the next task's cost from measured ones.
   var predictor = CostPredictor()
   /// The off-main-thread half of prepared tasks; made with the first one (see `QueueCore+Prepare`).
-  var preparation: Preparation?
+  var preparation: QueuePreparation?
   /// Prepared results applied since the last commit was measured (see ``learnCommit(_:)``).
   var appliesSinceCommit = 0
   /// Worker threads at most for prepared tasks (``IdleQueue/Configuration/workers``).
@@ -203,8 +203,10 @@ final class QueueCore {
     takeInBackgroundTasks()
     let removed = list.cancelAll(where: { $0.isDiscardable })
     release(removed)
+    let prefetches = preparation?.prefetches.count ?? 0
+    cancelAllPrefetches()
     preparation?.cache.removeAll()
-    return removed.count
+    return removed.count + prefetches
   }
 
   /// What ``IdleQueue``'s `invalidate()` does, on the main thread (see ``invalidateFromAnyThread()``).

@@ -5,7 +5,11 @@ extension IdleQueue {
   /// is still pending: `added == executed + skippedAsStale + evicted + cancelled + failed + pending` always
   /// holds.
   public struct Statistics: Sendable {
-    /// Tasks accepted by the queue (background additions count once they reach the main thread).
+    /// Tasks accepted by the queue (background additions count once they reach the main thread), and
+    /// prefetches (``IdleQueue/prefetch(_:with:)``) that started a preparation. A prefetch ends as executed when
+    /// its result is kept in the cache or a task for the same content takes its preparation over, as cancelled
+    /// (``IdleQueue/cancelPrefetching(_:with:)``, the queue's end, a memory warning), evicted (more prefetches
+    /// pending than ``IdleQueue/maximumQueueLength``: the oldest goes) or failed (`prepare` threw).
     public internal(set) var added = 0
     /// Tasks that ran to completion (a resumable task counts once, when its last slice finishes).
     public internal(set) var executed = 0
@@ -29,10 +33,14 @@ extension IdleQueue {
     /// dropped before their result came (most before their preparation started, costing no work).
     public internal(set) var staleAfterPrepare = 0
     /// Preparations that finished but whose result no task applied (every task waiting for it had left:
-    /// stale, evicted or cancelled): work done off the main thread for nothing. A preparation dropped
+    /// stale, evicted or cancelled): work done off the main thread for nothing. A prefetched result counts once
+    /// it leaves the cache unused. A preparation dropped
     /// before it started, or that threw once `isCancelled()` turned `true`, is not counted (one that returned a
     /// value is).
     public internal(set) var wastedPreparations = 0
+    /// Of ``executed``, the tasks applied at once from the result cache, inside the `addTask` call that added
+    /// them (a row prefetched, or shown again, appears in its first frame); the others were applied in a pass.
+    public internal(set) var cacheHits = 0
     /// Tasks still queued on the main thread (including those of cells off screen, which wait); tasks
     /// added from other threads count once they reach it.
     public internal(set) var pending = 0

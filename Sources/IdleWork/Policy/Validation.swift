@@ -14,6 +14,14 @@ enum Validation {
     workers < 1 ? "IdleWork: workers \(workers) is invalid: it must be in 1...Int.max (worker threads)" : nil
   }
 
+  /// Prefetching keeps its results in the cache: a queue without one would prepare them for nothing.
+  static func prefetchFailure(cacheLimit: Int) -> String? {
+    cacheLimit > 0
+      ? nil
+      : "IdleWork: prefetch needs a result cache: resultCacheLimit is 0; set Configuration.resultCacheLimit "
+        + "(bytes, in 1...Int.max), as .scrollingFeed() does"
+  }
+
   static func resultCacheLimitFailure(_ bytes: Int) -> String? {
     bytes < 0 ? "IdleWork: resultCacheLimit \(bytes) is invalid: it must be in 0...Int.max (bytes; 0 keeps none)" : nil
   }

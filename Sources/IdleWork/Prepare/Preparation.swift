@@ -1,32 +1,84 @@
 import Foundation
 
-/// A queue's off-main-thread half, made with its first prepared task: its line into the worker pool, the
-/// result cache, the renders in flight by content (for sharing) and the counts that the queue's statistics add.
-@MainActor
-final class Preparation {
-  let line: RenderLine
-  let cache: ResultCache
-  /// Renders that have not finished, by content: a task for the same content joins one of these.
-  var inFlight: [PreparedContent: Render] = [:]
-  /// Stale tasks whose result had arrived (see ``IdleQueue/Statistics/staleAfterPrepare``).
-  var staleAfterPrepare = 0
-  /// Renders finished and applied by no task (see ``IdleQueue/Statistics/wastedPreparations``).
-  var wasted = 0
-  /// Renders kept joinable for a moment after a new configuration of their cell took their last request
-  /// (see `QueueCore.preparedDetached`): `cellForRowAt` binds a cell, then adds its tasks, and a reload of the
-  /// same row with the same content must join the render that is already running rather than start a second.
-  var held: [Render] = []
-  /// Whether a release of ``held`` is on its way to the main queue.
-  var releaseOfHeldPending = false
+/// What a prepared result is, said once: how to make a `Value` from a `Content` off the main thread — used by a
+/// cell's task, by a prefetch and by a plain task alike, so that the same content always shares one preparation
+/// and one cached result.
+///
+/// ```swift
+/// let thumbnail = Preparation { (photo: Photo, isCancelled) in
+///   try await photo.thumbnail(size: CGSize(width: 88, height: 88))   // off the main thread
+/// }
+///
+/// // tableView(_:cellForRowAt:)
+/// queue.bind(cell, to: indexPath)
+/// queue.addTask(for: cell, at: indexPath, preparing: photos[indexPath.row], with: thumbnail) { cell, image in
+///   cell.photoView.image = image                                    // on the main thread, in an idle pass
+/// }
+///
+/// // tableView(_:prefetchRowsAt:) and tableView(_:cancelPrefetchingForRowsAt:)
+/// queue.prefetch(indexPaths.map { photos[$0.row] }, with: thumbnail)
+/// queue.cancelPrefetching(indexPaths.map { photos[$0.row] }, with: thumbnail)
+/// ```
+///
+/// `prepare` runs on the process's worker pool, never on the main actor; it may be `async` (a download, an
+/// async decoder, an actor-backed disk cache) or not. Tasks and prefetches for equal content with the same
+/// `Preparation` — the same value, or a copy of it — share one run of `prepare` while it runs and, with a
+/// ``IdleQueue/Configuration/resultCacheLimit``, its cached result afterwards. Two `Preparation`s made
+/// separately never share, even with the same closure.
+///
+/// `@unchecked Sendable` is not needed: every stored property is `Sendable`.
+public struct Preparation<Content: Hashable & Sendable, Value: Sendable>: Sendable {
+  /// Which preparation this is, for the content key: copies share it.
+  let identity: UInt64
+  let prepare: @Sendable (Content, _ isCancelled: @Sendable () -> Bool) async throws -> Value
+  let resultBytes: (@Sendable (Value) -> Int)?
 
-  init(line: RenderLine, cacheLimit: Int) {
-    self.line = line
-    self.cache = ResultCache(limit: cacheLimit)
+  /// Creates the preparation of a `Value` from a `Content`.
+  ///
+  /// - Parameters:
+  ///   - resultBytes: the size of a result in bytes, for the cache's limit (an image's `bytesPerRow × height`);
+  ///     `nil` counts it by its type, as the prepared `addTask` does (an image its bitmap, `Data` its `count`).
+  ///   - prepare: makes the value, off the main thread (on a worker, or — for `async` work — on Swift's
+  ///     cooperative pool, holding one of the queue's workers until it returns). `isCancelled()` turns `true`
+  ///     once nothing waits for the result (every task and prefetch for it cancelled, stale or evicted, the
+  ///     queue ended); `async` work is also cancelled as a task (`Task.isCancelled`,
+  ///     `try Task.checkCancellation()`, a cancelled `URLSession` call). Throw to stop.
+  public init(
+    resultBytes: (@Sendable (Value) -> Int)? = nil,
+    _ prepare: @escaping @Sendable (_ content: Content, _ isCancelled: @Sendable () -> Bool) async throws -> Value
+  ) {
+    self.identity = PreparationIdentity.next()
+    self.prepare = prepare
+    self.resultBytes = resultBytes
+  }
+
+  /// The key tasks and prefetches for `content` share a render and a cached result by.
+  func key(_ content: Content) -> PreparedContent {
+    PreparedContent(valueType: ObjectIdentifier(Value.self), content: AnyHashable(content), work: identity)
+  }
+
+  /// The work for one content, as a render runs it on a worker: `async` work runs as a detached task (never
+  /// on the main actor) while the worker waits for it, so that the pool's bound counts it; a cancellation of the
+  /// render (``RenderCancellation``) cancels the task.
+  ///
+  func work(for content: Content) -> RenderWork {
+    let prepare = prepare
+    return { context in
+      let isCancelled = context.isCancelled
+      return try AsyncWork.run(context) { try await prepare(content, isCancelled) }
+    }
   }
 }
 
-/// A prepared task's content key together with the type of its value (see `IdleQueue.contentKey`).
-struct PreparedContent: Hashable {
-  let valueType: ObjectIdentifier
-  let content: AnyHashable
+/// Numbers ``Preparation``s (from any thread).
+enum PreparationIdentity {
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var last: UInt64 = 0  // guarded by `lock`
+
+  static func next() -> UInt64 {
+    lock.lock()
+    defer { lock.unlock() }
+    last += 1
+    return last
+  }
 }

@@ -31,7 +31,7 @@ final class Render: @unchecked Sendable {
   /// The work, run on a worker; its argument says whether it is cancelled. Guarded by the pool's lock: taken
   /// out (``takePrepareLocked()``) when the render is dropped, so that what it captures is freed at once — by
   /// the caller, on the main thread, outside the lock — not when the pool next tidies its list.
-  private var work: (@Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable)?
+  private var work: RenderWork?
   /// The content key requests share the render and the cache by; `nil` for none.
   let content: PreparedContent?
   /// The queue's line into the worker pool.
@@ -48,13 +48,27 @@ final class Render: @unchecked Sendable {
   var urgent = 0
   /// What `prepare` gave, once it finished.
   var outcome: Result<any Sendable, any Error>?
+  /// Pool order among renders no visible request wants: a prefetch's distance from the visible rows (0 the
+  /// nearest; `Int.max` for a discardable task's render).
+  var distance = Int.max
+  /// Whether a worker started it while no visible request wanted it: it counts against the pool's prefetch
+  /// share until it ends.
+  var startedAsPrefetch = false
   /// Live requests that belong to a cell (the rest are plain tasks or prefetches, which no cell ends).
   var cells = 0
   /// Whether a check of the cells on the main thread is on its way, and when the last one was asked for.
   var cellCheckPending = false
   var lastCellCheck: UInt64 = 0
 
+  /// Cancels its `async` work as a task when nothing waits for it any more (see ``RenderLine``).
+  let cancellation = RenderCancellation()
+
   // Main thread only.
+  /// Whether a live prefetch of its queue holds it (see `QueueCore.prefetch`).
+  var isPrefetched = false
+  /// Whether its result arrived for a prefetch alone (no task waiting): kept in the cache for later, it counts
+  /// wasted only if it leaves the cache unused, not when the render is settled.
+  var keptForLater = false
   /// The requests that joined the render and are still in the queue's list, in order. A request stops
   /// counting (its own flag) when its configuration is replaced, and is removed when it leaves the list.
   var requests: [PreparedRequest] = []
@@ -105,7 +119,7 @@ final class Render: @unchecked Sendable {
 
   init(
     line: RenderLine, content: PreparedContent?, resultBytes: (@Sendable (any Sendable) -> Int)?,
-    prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
+    prepare: @escaping RenderWork
   ) {
     self.line = line
     self.content = content
@@ -114,10 +128,10 @@ final class Render: @unchecked Sendable {
   }
 
   /// The work, for the worker that starts the render. Lock held.
-  func prepareLocked() -> (@Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable)? { work }
+  func prepareLocked() -> RenderWork? { work }
 
   /// Takes the work out of a dropped render, for the caller to release outside the lock. Lock held.
-  func takePrepareLocked() -> (@Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable)? {
+  func takePrepareLocked() -> RenderWork? {
     defer { work = nil }
     return work
   }

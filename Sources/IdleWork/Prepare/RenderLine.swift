@@ -33,6 +33,8 @@ final class RenderLine: @unchecked Sendable {
   var peakRunning = 0
   /// Renders of this line waiting to start that some request wants now.
   var wantedWaiting = 0
+  /// Renders of this line running now (at most ``limit``), to cancel when the line closes.
+  var runningRenders: [Render] = []
 
   init(
     pool: WorkerPool, limit: Int, wake: @escaping @Sendable () -> Void,
@@ -63,6 +65,7 @@ final class RenderLine: @unchecked Sendable {
   /// that becomes wanted gets a worker.
   func adjust(_ render: Render, live: Int = 0, wanted: Int = 0, urgent: Int = 0, cells: Int = 0) {
     var released: Any?
+    var cancelled: RenderCancellation?
     pool.condition.lock()
     let wasWanted = render.wanted > 0
     render.cells += cells
@@ -79,9 +82,19 @@ final class RenderLine: @unchecked Sendable {
       } else if !wasWanted, isWanted {
         pool.wantedLocked()
       }
+    } else if render.phase == .running, render.live == 0 {
+      cancelled = render.cancellation
     }
     pool.condition.unlock()
     withExtendedLifetime(released) {}  // what `prepare` captured, freed here: main thread, no lock
+    cancelled?.cancel()  // `async` work is cancelled as a task
+  }
+
+  /// Sets the pool order of a render waiting for prefetches only: its distance from the visible rows.
+  func setDistance(_ render: Render, _ distance: Int) {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    render.distance = distance
   }
 
   /// Whether the render finished (its outcome may not have been taken in yet).
@@ -135,8 +148,10 @@ final class RenderLine: @unchecked Sendable {
     isClosed = true
     let dropped = pool.closeLocked(self)
     let work = dropped.map { $0.takePrepareLocked() as Any }
+    let running = runningRenders.map(\.cancellation)
     wantedWaiting = 0
     pool.condition.unlock()
+    for cancellation in running { cancellation.cancel() }
     return (takeArrivals(), dropped + work)
   }
 

@@ -20,6 +20,8 @@ final class ResultCache {
     var content: PreparedContent?
     var value: (any Sendable)?
     var bytes: Int
+    /// A prefetched result no task has used yet: counted wasted if it goes unused.
+    var unusedPrefetch = false
     /// The neighbour used more recently (towards `newest`).
     var newer: Int
     /// The neighbour used less recently (towards `oldest`).
@@ -43,6 +45,9 @@ final class ResultCache {
   /// How many entries the operations so far linked or unlinked: each lookup, insertion and eviction adds a
   /// constant, never a count proportional to what the cache holds. Tests read it to check exactly that.
   private(set) var entriesTouched = 0
+  /// Prefetched results that left the cache (evicted, replaced, dropped on a memory warning) before any task
+  /// used them: preparations done for nothing (see `IdleQueue.Statistics.wastedPreparations`).
+  private(set) var unusedPrefetchesDropped = 0
 
   init(limit: Int) {
     self.limit = limit
@@ -55,7 +60,13 @@ final class ResultCache {
       unlink(slot)
       linkAsNewest(slot)
     }
+    slots[slot].unusedPrefetch = false
     return slots[slot].value
+  }
+
+  /// Whether a result is kept for `content`, without using it.
+  func contains(_ content: PreparedContent) -> Bool {
+    !index.isEmpty && index[content] != nil
   }
 
   /// Keeps `value` for `content` as the most recently used, replacing an older one for it, and drops the least
@@ -64,17 +75,24 @@ final class ResultCache {
   /// A value larger than the whole limit is not kept and drops nothing else — keeping it would empty the cache
   /// for one result that cannot fit — but an older value for the same content still goes: the cache never
   /// answers with a result older than the one that arrived last.
-  func insert(_ value: any Sendable, bytes: Int, for content: PreparedContent) {
-    guard limit > 0 else { return }
+  func insert(_ value: any Sendable, bytes: Int, for content: PreparedContent, prefetched: Bool = false) {
+    guard limit > 0 else {
+      if prefetched { unusedPrefetchesDropped += 1 }
+      return
+    }
     let bytes = max(bytes, 0)
     if let old = index.removeValue(forKey: content) { remove(old) }
-    guard bytes <= limit else { return }
+    guard bytes <= limit else {
+      if prefetched { unusedPrefetchesDropped += 1 }
+      return
+    }
     while self.bytes > limit - bytes, oldest != noSlot {
       let evicted = oldest
       index[slots[evicted].content!] = nil
       remove(evicted)
     }
-    let item = Slot(content: content, value: value, bytes: bytes, newer: noSlot, older: noSlot)
+    let item = Slot(
+      content: content, value: value, bytes: bytes, unusedPrefetch: prefetched, newer: noSlot, older: noSlot)
     let slot: Int
     if let free = freeSlots.popLast() {
       slot = free
@@ -90,6 +108,7 @@ final class ResultCache {
 
   /// Drops every result (a memory warning), and the storage that held them.
   func removeAll() {
+    for slot in index.values where slots[slot].unusedPrefetch { unusedPrefetchesDropped += 1 }
     index = [:]
     slots = []
     freeSlots = []
@@ -114,6 +133,7 @@ final class ResultCache {
   /// Unlinks `slot` (already out of `index`), empties it for reuse and takes its bytes off the total.
   private func remove(_ slot: Int) {
     unlink(slot)
+    if slots[slot].unusedPrefetch { unusedPrefetchesDropped += 1 }
     bytes -= slots[slot].bytes
     slots[slot] = Slot(content: nil, value: nil, bytes: 0, newer: noSlot, older: noSlot)
     freeSlots.append(slot)

@@ -49,6 +49,8 @@ final class WorkerPool: @unchecked Sendable {
   /// Signals sent to idle workers that have not woken yet.
   private var signalled = 0
   private var peak = 0
+  /// Renders running that started while no visible request wanted them (prefetches).
+  private var prefetchesRunning = 0
   /// References to drop on the main thread (see ``releaseOnMain(_:)``).
   private var releaseBin: [AnyObject] = []
 
@@ -204,6 +206,8 @@ final class WorkerPool: @unchecked Sendable {
     var outcome: Result<any Sendable, any Error>? = run(render, work)
     condition.lock()
     line.running -= 1
+    if let index = line.runningRenders.firstIndex(where: { $0 === render }) { line.runningRenders.remove(at: index) }
+    if render.startedAsPrefetch { prefetchesRunning -= 1 }
     render.phase = .finished
     // Moved out by hand rather than with `Optional.take()`: the same, but `take()` is newer (Swift 6.0's
     // standard library) than the iOS SDK that `ios-check` type-checks against.
@@ -227,37 +231,56 @@ final class WorkerPool: @unchecked Sendable {
   /// The work was read under the lock (a running render keeps it: it is released with the render, on the
   /// main thread); this copy is not the last reference.
   private func run(
-    _ render: Render, _ work: (@Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable)?
+    _ render: Render, _ work: RenderWork?
   ) -> Result<any Sendable, any Error> {
     let isCancelled: @Sendable () -> Bool = { [self] in
       condition.lock()
       defer { condition.unlock() }
       return render.isCancelledLocked()
     }
-    return Result { try work!(isCancelled) }
+    let context = RenderContext(
+      isCancelled: isCancelled, cancellation: render.cancellation, isPrefetch: render.startedAsPrefetch)
+    return Result { try work!(context) }
   }
 
   /// Takes the most urgent startable render out of line, marking it running: the first wanted by a request
   /// on screen that is not a prefetch, else the first wanted at all — among the lines below their bound.
   private func pickLocked() -> Render? {
     var chosen: Int?
+    var chosenIsUrgent = false
+    var nearest = Int.max
+    let prefetchMayStart = prefetchesRunning < prefetchShare
     for index in waiting.indices {
       let render = waiting[index]
       guard render.phase == .waiting else { continue }  // dropped: compacted away later
-      if render.wanted > 0, !render.line.isClosed, render.line.running < render.line.limit {
-        if render.urgent > 0 {
-          chosen = index
-          break
-        }
-        if chosen == nil { chosen = index }
+      guard render.wanted > 0, !render.line.isClosed, render.line.running < render.line.limit else { continue }
+      if render.urgent > 0 {
+        chosen = index
+        chosenIsUrgent = true
+        break
+      }
+      // Prefetches, nearest first (then in order), within their share of the workers.
+      if prefetchMayStart, chosen == nil || render.distance < nearest {
+        chosen = index
+        nearest = render.distance
       }
     }
     guard let chosen else { return nil }
     let render = waiting.remove(at: chosen)
     render.phase = .running
     render.line.wantedWaiting -= 1
+    render.line.runningRenders.append(render)
+    if !chosenIsUrgent {
+      render.startedAsPrefetch = true
+      prefetchesRunning += 1
+    }
     return render
   }
+
+  /// How many workers prefetches may use at once: all but one (at least one), so that a visible row's
+  /// preparation finds a worker free and the main thread a core — Texture runs one render thread fewer while a
+  /// scroll is tracked for the same reason.
+  private var prefetchShare: Int { max(1, limit - 1) }
 }
 
 /// An outcome handed to the release bin (which holds objects).

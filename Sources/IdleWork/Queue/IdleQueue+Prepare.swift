@@ -126,14 +126,14 @@ extension IdleQueue {
 
   private nonisolated static func erased<Value: Sendable>(
     _ prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Value
-  ) -> @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable {
-    { isCancelled in try prepare(isCancelled) }
+  ) -> RenderWork {
+    { context in try prepare(context.isCancelled) }
   }
 
   /// How the cache sizes this task's result: `resultBytes`, or the default for `Value` (`ResultSize`), chosen
   /// here where `Value` is known — erased to `any Sendable`, a value's own size is lost. Nothing for a task
   /// without content: its result is never kept.
-  private nonisolated static func sizing<Value: Sendable>(
+  nonisolated static func sizing<Value: Sendable>(
     _ resultBytes: (@Sendable (Value) -> Int)?, hasContent: Bool
   ) -> (@Sendable (any Sendable) -> Int)? {
     guard hasContent else { return nil }

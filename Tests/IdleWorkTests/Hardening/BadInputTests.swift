@@ -98,6 +98,7 @@ private enum BadInput: String, CaseIterable {
   case negativeEstimatedCostForPreparedTask
   case nanEstimatedCostForPreparedCellTask
   case negativePreparationsRunByHand
+  case prefetchWithoutAResultCache
 
   /// What the message must contain: the parameter, the bad value and the valid range.
   var expectedMessageFragments: [String] {
@@ -129,6 +130,7 @@ private enum BadInput: String, CaseIterable {
     case .negativeEstimatedCostForPreparedTask: return ["estimatedCost", "-0.5", "finite", ">= 0"]
     case .nanEstimatedCostForPreparedCellTask: return ["estimatedCost", "nan", "finite", ">= 0"]
     case .negativePreparationsRunByHand: return ["runPreparations(maximum: -1)", ">= 0"]
+    case .prefetchWithoutAResultCache: return ["prefetch", "resultCacheLimit is 0", "1...Int.max"]
     }
   }
 
@@ -217,6 +219,8 @@ private enum BadInput: String, CaseIterable {
       let driver = ManualPassDriver()
       let queue = IdleQueue(driver: driver)
       withExtendedLifetime(queue) { _ = driver.runPreparations(maximum: -1) }
+    case .prefetchWithoutAResultCache:
+      IdleQueue(driver: ManualPassDriver()).prefetch([1, 2], with: Preparation { (n: Int, _) in n })
     }
   }
 }

@@ -1,0 +1,11 @@
+/// How a queue's prefetches ended, added to its statistics: each prefetch that started a preparation counts
+/// once as added and ends as exactly one of these, or is pending.
+struct PrefetchCounts {
+  var added = 0
+  /// Its result was kept in the cache, or a task for the same content took its preparation over.
+  var executed = 0
+  var cancelled = 0
+  /// More prefetches were pending than the queue's maximum length: the oldest went.
+  var evicted = 0
+  var failed = 0
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Prefetching: preparations started for rows about to appear, before any cell asks for them, so that the
+/// row's first `cellForRowAt` finds its result in the cache — or joins the preparation under way.
+///
+/// A prefetch is not a task: it is not in the task list, so it never evicts, delays or starves a visible
+/// row's task, and it has no `apply`. It is a request on a render, as a task is: the render runs while some
+/// request wants it. The pool starts renders that visible rows want first (every queue's), then prefetches
+/// nearest first, on all but one of its workers. A task for the same content takes a pending prefetch's render
+/// over (the prefetch ends as executed): it becomes visible work, and a cancel of the prefetch no longer stops
+/// it.
+extension QueueCore {
+  /// What ``IdleQueue/prefetch(_:with:)`` does, for each content in the order given (the nearest first).
+  func prefetch(_ items: [(key: PreparedContent, work: RenderWork)], sizing: (@Sendable (any Sendable) -> Int)?) {
+    guard !isInvalidated else { return }
+    Validation.require(Validation.prefetchFailure(cacheLimit: cacheLimit))
+    let preparation = preparationMade()
+    for (distance, item) in items.enumerated() {
+      let key = item.key
+      if preparation.cache.contains(key) { continue }
+      if let render = preparation.prefetches[key] {
+        preparation.line.setDistance(render, distance)  // asked again, maybe nearer now
+        continue
+      }
+      let render: Render
+      if let shared = preparation.inFlight[key], preparation.line.isJoinable(shared) {
+        // Being prepared for a task already: the prefetch keeps it wanted while that task's cell is off screen.
+        render = shared
+        render.adoptResultBytes(sizing)
+        preparation.line.setDistance(render, distance)
+        render.isPrefetched = true
+        preparation.line.adjust(render, live: 1, wanted: 1)
+      } else {
+        render = Render(line: preparation.line, content: key, resultBytes: sizing, prepare: item.work)
+        render.isPrefetched = true
+        (render.live, render.wanted, render.urgent, render.cells) = (1, 1, 0, 0)
+        render.distance = distance
+        preparation.inFlight[key] = render
+        preparation.line.submit(render)
+      }
+      preparation.prefetches[key] = render
+      preparation.prefetchOrder.append(key)
+      compactPrefetchOrder(preparation)
+      preparation.prefetchCounts.added += 1
+      evictPrefetchesOverCapacity(preparation)
+    }
+  }
+
+  /// What ``IdleQueue/cancelPrefetching(_:with:)`` does: each pending prefetch ends as cancelled; its render,
+  /// unless a task waits for it, is dropped if it has not started and told it is cancelled if it runs.
+  func cancelPrefetching(_ keys: [PreparedContent]) {
+    guard let preparation else { return }
+    for key in keys {
+      guard let render = preparation.prefetches[key] else { continue }
+      endPrefetch(of: render, key: key, preparation)
+      preparation.prefetchCounts.cancelled += 1
+    }
+  }
+
+  /// A task for `key` joined `render`: its pending prefetch, if any, ends as executed — the task's now.
+  func prefetchTakenOver(_ render: Render, key: PreparedContent, _ preparation: QueuePreparation) {
+    guard render.isPrefetched, preparation.prefetches[key] === render else { return }
+    endPrefetch(of: render, key: key, preparation)
+    preparation.prefetchCounts.executed += 1
+  }
+
+  /// A render's outcome arrived: its pending prefetch ends as executed (the result is in the cache) or failed.
+  func prefetchArrived(_ render: Render, succeeded: Bool, _ preparation: QueuePreparation) {
+    guard render.isPrefetched, let key = render.content, preparation.prefetches[key] === render else { return }
+    preparation.prefetches[key] = nil
+    render.isPrefetched = false
+    if succeeded { preparation.prefetchCounts.executed += 1 } else { preparation.prefetchCounts.failed += 1 }
+  }
+
+  /// Ends every pending prefetch as cancelled (the queue's end, a memory warning).
+  func cancelAllPrefetches() {
+    guard let preparation, !preparation.prefetches.isEmpty else { return }
+    cancelPrefetching(Array(preparation.prefetches.keys))
+  }
+
+  /// Takes the prefetch's request out of its render.
+  private func endPrefetch(of render: Render, key: PreparedContent, _ preparation: QueuePreparation) {
+    preparation.prefetches[key] = nil
+    render.isPrefetched = false
+    preparation.line.adjust(render, live: -1, wanted: -1)
+    if !render.hasLiveRequests, preparation.inFlight[key] === render,
+      !preparation.held.contains(where: { $0 === render })
+    {
+      preparation.inFlight[key] = nil
+    }
+  }
+
+  /// More prefetches pending than the queue's maximum length: the oldest go, counted evicted (amortised O(1):
+  /// each key is passed over once).
+  private func evictPrefetchesOverCapacity(_ preparation: QueuePreparation) {
+    while preparation.prefetches.count > list.capacity, preparation.prefetchOrderHead < preparation.prefetchOrder.count
+    {
+      let key = preparation.prefetchOrder[preparation.prefetchOrderHead]
+      preparation.prefetchOrderHead += 1
+      guard let render = preparation.prefetches[key] else { continue }
+      endPrefetch(of: render, key: key, preparation)
+      preparation.prefetchCounts.evicted += 1
+    }
+  }
+
+  /// Keeps the order of prefetch keys proportional to the pending prefetches: keys whose prefetch ended
+  /// (arrived, cancelled, taken over) are dropped once they are most of it (amortised O(1) per prefetch).
+  private func compactPrefetchOrder(_ preparation: QueuePreparation) {
+    let kept = preparation.prefetchOrder.count - preparation.prefetchOrderHead
+    guard kept >= 64, kept > 2 * preparation.prefetches.count else { return }
+    preparation.prefetchOrder = preparation.prefetchOrder[preparation.prefetchOrderHead...].filter {
+      preparation.prefetches[$0] != nil
+    }
+    preparation.prefetchOrderHead = 0
+  }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A queue's off-main-thread half, made with its first prepared task: its line into the worker pool, the
+/// result cache, the renders in flight by content (for sharing) and the counts that the queue's statistics add.
+@MainActor
+final class QueuePreparation {
+  let line: RenderLine
+  let cache: ResultCache
+  /// Renders that have not finished, by content: a task for the same content joins one of these.
+  var inFlight: [PreparedContent: Render] = [:]
+  /// Stale tasks whose result had arrived (see ``IdleQueue/Statistics/staleAfterPrepare``).
+  var staleAfterPrepare = 0
+  /// Renders finished and applied by no task (see ``IdleQueue/Statistics/wastedPreparations``).
+  var wasted = 0
+  /// Renders kept joinable for a moment after a new configuration of their cell took their last request
+  /// (see `QueueCore.preparedDetached`): `cellForRowAt` binds a cell, then adds its tasks, and a reload of the
+  /// same row with the same content must join the render that is already running rather than start a second.
+  var held: [Render] = []
+  /// Whether a release of ``held`` is on its way to the main queue.
+  var releaseOfHeldPending = false
+  /// The pending prefetch of each content (one per content), and their keys in the order they came (for the
+  /// capacity; keys whose prefetch ended are skipped).
+  var prefetches: [PreparedContent: Render] = [:]
+  var prefetchOrder: [PreparedContent] = []
+  var prefetchOrderHead = 0
+  /// How prefetches ended (see ``IdleQueue/Statistics-swift.struct/added``).
+  var prefetchCounts = PrefetchCounts()
+  /// Tasks applied at once from the cache.
+  var cacheHits = 0
+
+  init(line: RenderLine, cacheLimit: Int) {
+    self.line = line
+    self.cache = ResultCache(limit: cacheLimit)
+  }
+}
+
+/// A prepared task's content key together with the type of its value (see `IdleQueue.contentKey`), and the
+/// ``Preparation`` that makes it (0 for a task that gives its own `prepare` closure).
+struct PreparedContent: Hashable {
+  let valueType: ObjectIdentifier
+  let content: AnyHashable
+  var work: UInt64 = 0
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The work of one render, erased: what a worker runs. Given the render's context, it returns the value or
+/// throws.
+typealias RenderWork = @Sendable (RenderContext) throws -> any Sendable
+
+/// What a worker hands the render it runs.
+struct RenderContext: Sendable {
+  /// Whether nothing waits for the result any more (see ``Render/isCancelledLocked()``).
+  let isCancelled: @Sendable () -> Bool
+  /// Cancels `async` work as a task when the render is cancelled.
+  let cancellation: RenderCancellation
+  /// Whether only prefetches asked for it when it started: its `async` work runs at a lower priority.
+  let isPrefetch: Bool
+}
+
+/// How a running render's cancellation reaches `async` work: the pool calls ``cancel()`` when no request
+/// waits for the render any more, or its queue ends; the work registers what to do then.
+///
+/// `@unchecked Sendable`: `cancelled` and `handler` are read and written only with `lock` held; the handler is
+/// called without it.
+final class RenderCancellation: @unchecked Sendable {
+  private let lock = NSLock()
+  private var cancelled = false
+  private var handler: (@Sendable () -> Void)?
+
+  /// Cancels: calls the registered handler (once), now or when one is registered.
+  func cancel() {
+    lock.lock()
+    guard !cancelled else {
+      lock.unlock()
+      return
+    }
+    cancelled = true
+    let handler = handler
+    self.handler = nil
+    lock.unlock()
+    handler?()
+  }
+
+  /// Registers what cancelling does; called at once if the render was cancelled already.
+  func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    lock.lock()
+    guard !cancelled else {
+      lock.unlock()
+      handler()
+      return
+    }
+    self.handler = handler
+    lock.unlock()
+  }
+
+  /// Forgets the handler (the work finished).
+  func clear() {
+    lock.lock()
+    handler = nil
+    lock.unlock()
+  }
+}
+
+/// Runs `async` work for a worker: as a detached task — on Swift's cooperative pool, never on the main actor —
+/// while the worker waits on a semaphore (no polling), so that the pool's bound counts awaiting work as running
+/// work. The render's cancellation cancels the task.
+enum AsyncWork {
+  static func run<T: Sendable>(
+    _ context: RenderContext, _ body: @escaping @Sendable () async throws -> T
+  ) throws -> T {
+    let slot = OutcomeSlot<T>()
+    let done = DispatchSemaphore(value: 0)
+    let task = Task.detached(priority: context.isPrefetch ? .utility : .userInitiated) {
+      do {
+        slot.set(.success(try await body()))
+      } catch {
+        slot.set(.failure(error))
+      }
+      done.signal()
+    }
+    context.cancellation.onCancel { task.cancel() }
+    done.wait()
+    context.cancellation.clear()
+    return try slot.take().get()
+  }
+}
+
+/// One outcome handed from a task to the waiting worker.
+///
+/// `@unchecked Sendable`: `outcome` is written once by the task before it signals the semaphore the worker
+/// waits on, and read by the worker after that wait: the semaphore orders the two.
+final class OutcomeSlot<T>: @unchecked Sendable {
+  private var outcome: Result<T, any Error>?
+  func set(_ outcome: Result<T, any Error>) { self.outcome = outcome }
+  func take() -> Result<T, any Error> {
+    defer { outcome = nil }
+    return outcome!
+  }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import XCTest
+
+@testable import IdleWork
+@testable import IdleWorkTesting
+
+/// Prefetching, stepped by hand: rows ready before they appear, in the order the workers take them, and
+/// cancelled as UIKit cancels them.
+final class PrefetchTests: XCTestCase {
+  final class Cell {
+    var shown: [String] = []
+  }
+
+  /// A queue with a cache on a manual driver, and a preparation that logs what it prepares.
+  @MainActor
+  static func prefetchingQueue(
+    maximumQueueLength: Int = 30
+  ) -> (IdleQueue, ManualPassDriver, TextLog, Preparation<String, String>) {
+    let driver = ManualPassDriver()
+    let queue = IdleQueue(
+      driver: driver, configuration: .init(maximumQueueLength: maximumQueueLength, resultCacheLimit: 1 << 20))
+    let log = TextLog()
+    let photo = Preparation { (name: String, _) in
+      log.append(name)
+      return "image of \(name)"
+    }
+    return (queue, driver, log, photo)
+  }
+
+  /// A row whose content was prefetched shows it inside its `cellForRowAt`: applied at once, counted a cache
+  /// hit; the prefetch counts as added and executed.
+  func testAPrefetchedRowShowsInItsFirstFrame() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = Self.prefetchingQueue()
+      queue.prefetch(["a", "b"], with: photo)
+      XCTAssertEqual(driver.runPreparations(), 2)
+      driver.runPass()  // takes the results in
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      XCTAssertEqual(cell.shown, ["image of a"], "not applied inside the call")
+      XCTAssertEqual(log.entries, ["a", "b"], "prepared again")
+      let s = queue.statistics
+      XCTAssertEqual([s.added, s.executed, s.cacheHits, s.pending], [3, 3, 1, 0])
+      XCTAssertTrue(s.isBalanced, s.summary)
+    }
+  }
+
+  /// A row asking for content a prefetch is preparing joins it: one preparation, started before the other
+  /// prefetches now that a visible row waits for it, applied in a pass.
+  func testARowJoinsAPrefetchUnderWayWhichBecomesVisibleWork() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = Self.prefetchingQueue()
+      queue.prefetch(["a", "b", "c"], with: photo)
+      let cell = Cell()
+      queue.bind(cell, to: 2)
+      queue.addTask(for: cell, at: 2, preparing: "c", with: photo) { cell, image in cell.shown.append(image) }
+      XCTAssertEqual(cell.shown, [])
+      XCTAssertEqual(driver.runPreparations(maximum: 1), 1)
+      XCTAssertEqual(log.entries, ["c"], "the visible row's preparation did not go first")
+      driver.runPass()
+      XCTAssertEqual(cell.shown, ["image of c"])
+      XCTAssertEqual(driver.runPreparations(), 2)
+      XCTAssertEqual(log.entries, ["c", "a", "b"], "prepared twice, or out of order")
+      driver.drain()
+      let s = queue.statistics
+      XCTAssertEqual([s.added, s.executed, s.cacheHits, s.pending, s.wastedPreparations], [4, 4, 0, 0, 0])
+      XCTAssertTrue(s.isBalanced, s.summary)
+    }
+  }
+
+  /// Visible rows' preparations go first; prefetches after them, the nearest first; a prefetch asked again as
+  /// the nearest moves up.
+  func testVisibleRowsFirstThenPrefetchesNearestFirst() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = Self.prefetchingQueue()
+      queue.prefetch(["p0", "p1", "p2", "p3"], with: photo)
+      queue.prefetch(["p3"], with: photo)  // the user turned: p3 is the nearest now
+      let cell = Cell()
+      queue.bind(cell, to: 9)
+      queue.addTask(for: cell, at: 9, preparing: "visible", with: photo) { cell, image in cell.shown.append(image) }
+      XCTAssertEqual(driver.runPreparations(), 5)
+      XCTAssertEqual(log.entries, ["visible", "p0", "p3", "p1", "p2"])
+    }
+  }
+
+  /// A cancelled prefetch drops its preparation if it has not started — unless a row now waits for it, and then
+  /// it goes on as that row's. (One that runs is told: `PrefetchWorkerTests`.)
+  func testCancellingAPrefetch() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = Self.prefetchingQueue()
+      queue.prefetch(["a", "b", "c"], with: photo)
+      queue.cancelPrefetching(["a"], with: photo)
+      let cell = Cell()
+      queue.bind(cell, to: 2)
+      queue.addTask(for: cell, at: 2, preparing: "c", with: photo) { cell, image in cell.shown.append(image) }
+      queue.cancelPrefetching(["c"], with: photo)  // the row waits for it: it goes on
+      XCTAssertEqual(driver.runPreparations(), 2)
+      XCTAssertEqual(log.entries, ["c", "b"], "a cancelled prefetch ran, or a row's work was cancelled")
+      driver.drain()
+      XCTAssertEqual(cell.shown, ["image of c"])
+
+      let s = queue.statistics
+      // Prefetches: a cancelled, b kept, c taken over by the row; the row's task applied.
+      XCTAssertEqual([s.added, s.executed, s.cancelled, s.failed, s.pending], [4, 3, 1, 0, 0])
+      XCTAssertTrue(s.isBalanced, s.summary)
+    }
+  }
+
+  /// A prefetch never evicts a visible row's task, however many come: they are not tasks; past the queue's
+  /// length the oldest prefetches go.
+  func testPrefetchesNeverEvictVisibleRowsWork() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = Self.prefetchingQueue(maximumQueueLength: 2)
+      let cells = [Cell(), Cell()]
+      for (row, cell) in cells.enumerated() {
+        queue.bind(cell, to: row)
+        queue.addTask(for: cell, at: row, preparing: "row \(row)", with: photo) { cell, image in
+          cell.shown.append(image)
+        }
+      }
+      queue.prefetch((0..<10).map { "p\($0)" }, with: photo)
+      XCTAssertEqual(driver.runPreparations(), 4)
+      driver.drain()
+      XCTAssertEqual(cells.map(\.shown), [["image of row 0"], ["image of row 1"]], "a visible row was evicted")
+      XCTAssertEqual(Array(log.entries.prefix(2)), ["row 0", "row 1"])
+      XCTAssertEqual(Array(log.entries.dropFirst(2)), ["p8", "p9"], "the newest prefetches are kept")
+      let s = queue.statistics
+      XCTAssertEqual([s.added, s.executed, s.evicted, s.pending], [12, 4, 8, 0])
+      XCTAssertTrue(s.isBalanced, s.summary)
+    }
+  }
+
+  /// A prefetched result that leaves the cache unused (here: a memory warning) counts as wasted; one used does
+  /// not.
+  func testAPrefetchedResultDroppedUnusedIsWasted() {
+    MainActor.assumeIsolated {
+      let (queue, driver, _, photo) = Self.prefetchingQueue()
+      queue.prefetch(["a", "b", "c"], with: photo)
+      XCTAssertEqual(driver.runPreparations(), 3)
+      driver.runPass()
+      XCTAssertEqual(queue.statistics.wastedPreparations, 0, "counted wasted while it waits in the cache")
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      queue.dropDiscardableTasks()
+      XCTAssertEqual(queue.statistics.wastedPreparations, 2, "b and c were prepared for nothing")
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import XCTest
+
+@testable import IdleWork
+
+/// Prefetches and `async` preparations on real workers: the worker bound holds for awaiting work, cancellation
+/// reaches it as task cancellation, it never runs on the main actor, and prefetches leave a worker free.
+final class PrefetchWorkerTests: XCTestCase {
+  /// Holds `async` work until the test opens it.
+  actor Gate {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    func wait() async {
+      if isOpen { return }
+      await withCheckedContinuation { waiters.append($0) }
+    }
+    func open() {
+      isOpen = true
+      for waiter in waiters { waiter.resume() }
+      waiters = []
+    }
+  }
+
+  /// Whether the caller runs on the main thread (a synchronous function, callable from `async` code).
+  static func onMainThread() -> Bool { Thread.isMainThread }
+
+  /// At most `workers` preparations are in flight, awaiting or running; none runs on the main thread; each
+  /// result is applied as a synchronous one's.
+  func testAsyncPreparationsStayWithinTheWorkers() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue(configuration: .init(maximumQueueLength: 100, workers: 2, resultCacheLimit: 1 << 20))
+      defer { queue.invalidate() }
+      let gate = Gate()
+      let inFlight = Counter()
+      let peak = LockedBox(0)
+      let onMain = Counter()
+      let download = Preparation { (n: Int, _) -> Int in
+        if Self.onMainThread() { onMain.increment() }
+        inFlight.increment()
+        peak.value = max(peak.value, inFlight.value)
+        await gate.wait()
+        inFlight.decrement()
+        return n * 10
+      }
+      var applied: [Int] = []
+      for n in 0..<6 { queue.addTask(key: n, preparing: n, with: download) { applied.append($0) } }
+      spin(until: { inFlight.value == 2 }, timeout: 5)
+      XCTAssertEqual(inFlight.value, 2)
+      Task { await gate.open() }
+      spin(until: { applied.count == 6 }, timeout: 10)
+      XCTAssertEqual(applied.sorted(), [0, 10, 20, 30, 40, 50])
+      XCTAssertEqual(peak.value, 2, "more preparations in flight than workers")
+      XCTAssertEqual(onMain.value, 0, "a preparation ran on the main thread")
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+
+  /// A task cancelled while its `async` preparation awaits cancels that work as a task: it stops at once
+  /// (here: a 10 s `Task.sleep` ends with `CancellationError`).
+  func testCancellationReachesAsyncWorkAsTaskCancellation() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue(configuration: .init(workers: 1))
+      defer { queue.invalidate() }
+      let started = Counter()
+      let stopped = TextLog()
+      let slow = Preparation { (n: Int, _) -> Int in
+        started.increment()
+        do {
+          try await Task.sleep(nanoseconds: 10_000_000_000)  // the awaited work: a slow download
+        } catch {
+          stopped.append("\(type(of: error))")
+          throw error
+        }
+        return n
+      }
+      queue.addTask(key: "row", preparing: 1, with: slow) { _ in XCTFail("applied after its cancel") }
+      spin(until: { started.value == 1 }, timeout: 5)
+      XCTAssertEqual(queue.cancelTasks(forKey: "row"), 1)
+      spin(until: { !stopped.entries.isEmpty }, timeout: 5)
+      XCTAssertEqual(stopped.entries, ["CancellationError"], "the awaiting work was not cancelled")
+    }
+  }
+
+  /// A prefetch running when it is cancelled is told: `isCancelled()` turns true and its task is cancelled.
+  func testARunningPrefetchIsCancelledWithIt() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      defer { queue.invalidate() }
+      let started = Counter()
+      let seen = TextLog()
+      let photo = Preparation { (name: String, isCancelled) -> String in
+        started.increment()
+        do {
+          try await Task.sleep(nanoseconds: 10_000_000_000)
+        } catch {
+          seen.append(isCancelled() ? "cancelled, told" : "cancelled, not told")
+          throw error
+        }
+        return name
+      }
+      queue.prefetch(["a"], with: photo)
+      spin(until: { started.value == 1 }, timeout: 5)
+      queue.cancelPrefetching(["a"], with: photo)
+      spin(until: { !seen.entries.isEmpty }, timeout: 5)
+      XCTAssertEqual(seen.entries, ["cancelled, told"])
+      spin(until: { queue.statistics.pending == 0 }, timeout: 5)
+      XCTAssertEqual(queue.statistics.cancelled, 1)
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+
+  /// Prefetches use all workers but one: with two, a second prefetch waits while one runs, and a visible row's
+  /// preparation finds the other worker free.
+  func testPrefetchesLeaveAWorkerForVisibleRows() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      defer { queue.invalidate() }
+      let gate = Gate()
+      let started = Counter()
+      let prefetched = Preparation { (name: String, _) -> String in
+        started.increment()
+        await gate.wait()
+        return name
+      }
+      queue.prefetch(["p0", "p1", "p2"], with: prefetched)
+      spin(until: { started.value >= 1 }, timeout: 5)
+      let visible = Preparation { (name: String, _) -> String in name }
+      let cell = PrefetchTests.Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, preparing: "row 0", with: visible) { cell, image in cell.shown.append(image) }
+      spin(until: { cell.shown == ["row 0"] }, timeout: 5)
+      XCTAssertEqual(cell.shown, ["row 0"], "the visible row found no worker free")
+      XCTAssertEqual(started.value, 1, "prefetches took every worker")
+      Task { await gate.open() }
+      spin(until: { started.value == 3 && queue.statistics.pending == 0 }, timeout: 5)
+      XCTAssertEqual(queue.statistics.executed, 4)
+    }
+  }
+}
