@@ -42,6 +42,9 @@ extension QueueCore {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
     guard !isInvalidated else { return IdleTaskHandle(queueNumber: 0, seq: 0) }
     let preparation = preparationMade()
+    // A result that finished but was not taken in yet goes to the cache first: a task for its content applies
+    // it at once rather than starting the work again.
+    if content != nil, preparation.line.hasArrivals { takeInPreparedResults() }
     // A result kept for this content applies at once: the row shows it in this very `cellForRowAt`.
     if let content, let value = preparation.cache.value(for: content) {
       list.recordAddedAndExecuted()

@@ -33,9 +33,9 @@ final class QueueCore {
   nonisolated let workerLimit: Int
   /// Bytes of prepared results kept by content (``IdleQueue/Configuration/resultCacheLimit``).
   nonisolated let cacheLimit: Int
-  /// Set by ``takeInForPass()`` for the ``serve(_:total:)`` that follows: when the pass began and whether it
-  /// took in prepared results.
-  var passTakeIn: (start: UInt64, results: Bool)?
+  /// Set by ``takeInForPass()`` for the ``serve(_:total:)`` that follows: how long this queue's take-in took
+  /// and whether it took in prepared results.
+  var passTakeIn: (duration: UInt64, results: Bool)?
   /// Since when the queue has had no runnable work, as ``updateFrameClock()`` last saw it; `nil` while it has.
   var clockIdleSince: UInt64?
   /// Set by a pass that ended because the next task did not fit before the frame deadline: nanoseconds
@@ -235,10 +235,11 @@ final class QueueCore {
   /// What the scheduler's pass does first: takes in what other threads handed over, noting when it began and
   /// whether results came, for ``serve(_:total:)`` to count in the pass.
   func takeInForPass() {
-    let start = scheduler.driver.nanoseconds
+    let driver = scheduler.driver
+    let start = driver.nanoseconds
     let results = preparation?.line.hasArrivals ?? false
     takeInBackgroundTasks()
-    passTakeIn = (start, results)
+    passTakeIn = (driver.nanoseconds &- start, results)
   }
 
   /// Takes in the tasks other threads handed over. A queue invalidated or released off the main thread whose
@@ -270,12 +271,13 @@ final class QueueCore {
     let driver = scheduler.driver
     guard !isInvalidated, !list.isEmpty, kind != .tracking || scrolling != .pause else {
       // Results taken in on the main thread are the pass's work too, even when nothing is left to run.
-      if let takenIn, takenIn.results { list.recordPass(duration: driver.nanoseconds &- takenIn.start) }
+      if let takenIn, takenIn.results { list.recordPass(duration: takenIn.duration) }
       return false
     }
-    // The pass began when it took in what other threads handed over: the main thread's share of each result
-    // (taking it in, caching it, delivering it) counts in `longestPassDuration`, as the tasks do.
-    let start = takenIn?.start ?? driver.nanoseconds
+    // This queue's share of the pass includes taking in what other threads handed it: the main thread's share
+    // of each result (taking it in, caching it, delivering it) counts in `longestPassDuration` and in the
+    // queue's own budget, as its tasks do — and another queue's take-in or tasks do not.
+    let start = driver.nanoseconds &- (takenIn?.duration ?? 0)
     let horizon = list.nextSequenceNumber
     var own = BudgetMeter(budget, start: start)
     var didWork = takenIn?.results ?? false
@@ -460,6 +462,7 @@ final class QueueCore {
     if !list.isEmpty {
       scheduler.setNeedsPass()
       frameClock?.start()
+      clockIdleSince = nil  // work came: the keep-alive while its result is prepared counts from now
     }
     return IdleTaskHandle(queueNumber: number, seq: seq)
   }

@@ -65,7 +65,10 @@ final class WorkerPool: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     lines[ObjectIdentifier(line)] = line.limit
+    let grown = line.limit - limit
     limit = max(limit, line.limit)
+    // Renders already waiting may start on the threads the larger limit allows.
+    for _ in 0..<max(0, min(grown, waiting.count)) { startWorkerLocked() }
   }
 
   /// A line closed: its renders not started are dropped (the caller collects them to release on the main
@@ -169,10 +172,11 @@ final class WorkerPool: @unchecked Sendable {
   }
 
   /// A worker's life: run the most urgent render; wait on the condition when there is none; end after
-  /// ``idleTimeout`` without work, when no line is open, or when the pool has more threads than its limit.
+  /// ``idleTimeout`` without work, when no line is open, or when it finds nothing to do and the pool has more
+  /// threads than its limit.
   private func work() {
     condition.lock()
-    while !lines.isEmpty, threads <= limit {
+    while !lines.isEmpty {
       var wakes: [@Sendable () -> Void] = []
       if runOneLocked(wakes: &wakes) {
         if !wakes.isEmpty {
@@ -182,6 +186,9 @@ final class WorkerPool: @unchecked Sendable {
         }
         continue
       }
+      // More threads than the limit (a queue with more workers ended): one with nothing to do ends. Never one
+      // with work: the renders of the ended queue that still run hold threads until they finish.
+      if threads > limit { break }
       idle += 1
       let signalledInTime = condition.wait(until: Date(timeIntervalSinceNow: Self.idleTimeout))
       idle -= 1

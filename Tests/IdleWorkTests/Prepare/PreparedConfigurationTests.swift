@@ -99,4 +99,33 @@ final class PreparedConfigurationTests: XCTestCase {
       assertPreparedBalanced(queue)
     }
   }
+
+  /// A task for content whose preparation finished but was not taken in yet applies that result at once (from
+  /// the cache), rather than preparing it again.
+  func testAFinishedResultNotTakenInIsUsedNotPreparedAgain() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1 << 20))
+      let prepared = Counter()
+      let cells = [PreparedTaskTests.Cell(), PreparedTaskTests.Cell()]
+      @MainActor func show(_ row: Int) {
+        queue.bind(cells[row], to: row)
+        queue.addTask(for: cells[row], at: row, content: "photo") { _ in
+          prepared.increment()
+          return "photo"
+        } apply: { cell, value in
+          cell.shown.append(value)
+        }
+      }
+      show(0)
+      XCTAssertEqual(driver.runPreparations(), 1)
+      show(1)  // the result has arrived, not taken in
+      XCTAssertEqual(cells[1].shown, ["photo"], "not applied at once")
+      XCTAssertEqual(driver.runPreparations(), 0, "prepared again")
+      driver.drain()
+      XCTAssertEqual(cells.map(\.shown), [["photo"], ["photo"]])
+      XCTAssertEqual(prepared.value, 1)
+      assertPreparedBalanced(queue)
+    }
+  }
 }
