@@ -80,6 +80,21 @@ extension FeedViewController {
   }
 }
 
+// MARK: The README's Quick start: prefetching
+
+/// A photo of the feed, as the prefetching line names it.
+struct QuickStartPhoto: Hashable, Sendable {
+  let slot: Int
+}
+
+@MainActor
+func prefetchRows(
+  _ indexPaths: [IndexPath], photos: [QuickStartPhoto], queue: IdleQueue,
+  thumbnail: Preparation<QuickStartPhoto, UIImage>
+) {
+  queue.prefetch(indexPaths.map { photos[$0.row] }, with: thumbnail)  // in tableView(_:prefetchRowsAt:)
+}
+
 // MARK: The README's Quick start: the minimal variant, on `IdleQueue.main`
 
 @MainActor

@@ -66,30 +66,38 @@ enum AsyncWork {
     _ context: RenderContext, _ body: @escaping @Sendable () async throws -> T
   ) throws -> T {
     let slot = OutcomeSlot<T>()
-    let done = DispatchSemaphore(value: 0)
     let task = Task.detached(priority: context.isPrefetch ? .utility : .userInitiated) {
       do {
         slot.set(.success(try await body()))
       } catch {
         slot.set(.failure(error))
       }
-      done.signal()
     }
     context.cancellation.onCancel { task.cancel() }
-    done.wait()
+    let outcome = slot.take()
     context.cancellation.clear()
-    return try slot.take().get()
+    return try outcome.get()
   }
 }
 
 /// One outcome handed from a task to the waiting worker.
 ///
-/// `@unchecked Sendable`: `outcome` is written once by the task before it signals the semaphore the worker
-/// waits on, and read by the worker after that wait: the semaphore orders the two.
+/// `@unchecked Sendable`: `outcome` is written once by the task before it signals `done`, and read by the worker
+/// after it waited on `done`: the semaphore orders the two. (The semaphore lives here, not in the task's
+/// closure: `DispatchSemaphore` is not `Sendable` in every SDK.)
 final class OutcomeSlot<T>: @unchecked Sendable {
   private var outcome: Result<T, any Error>?
-  func set(_ outcome: Result<T, any Error>) { self.outcome = outcome }
+  private let done = DispatchSemaphore(value: 0)
+
+  /// The task's outcome; wakes the worker.
+  func set(_ outcome: Result<T, any Error>) {
+    self.outcome = outcome
+    done.signal()
+  }
+
+  /// Waits for the outcome (no polling) and takes it.
   func take() -> Result<T, any Error> {
+    done.wait()
     defer { outcome = nil }
     return outcome!
   }

@@ -11,10 +11,13 @@ import UIKit
 ///   tiles per pass as fit before the next frame — during a scroll too — the path for drawing code that must stay
 ///   on the main thread.
 /// - **Workers**: each draw is a prepared task: it is drawn off the main thread
-///   (`UIGraphicsImageRenderer` on one of the queue's workers, rows on screen first), and a pass sets the image
+///   (`UIGraphicsImageRenderer` on one of the process's workers, rows on screen first), and a pass sets the image
 ///   view, also during a scroll (`.scrollingFeed()`). Pictures are kept by content up to the preset's 32 MB, so a
-///   row scrolled back to shows its pictures in the same frame.
-final class FeedViewController: UIViewController, UITableViewDataSource, UITableViewDelegate {
+///   row scrolled back to shows its pictures in the same frame. Rows UIKit says are about to appear are prefetched
+///   with the same `Preparation`, so most rows show their pictures in their first frame.
+final class FeedViewController: UIViewController, UITableViewDataSource, UITableViewDelegate,
+  UITableViewDataSourcePrefetching
+{
   /// Where the draws run.
   enum DrawingPath: Int, CaseIterable {
     case mainThread
@@ -31,6 +34,14 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
   private let tableView = UITableView(frame: .zero, style: .plain)
   /// The screen's queue, for both paths: the recommended setup, ended with the screen.
   private let queue = IdleQueue(configuration: .scrollingFeed())
+  /// How a picture is drawn, said once: used by the rows' tasks and by the prefetches alike.
+  private let artwork = Preparation(resultBytes: Artwork.bytes(of:)) { (key: ArtworkKey, isCancelled) in
+    // On a worker: a bitmap renderer's own context, nothing of UIKit's views, screen or traits.
+    guard let image = Artwork.draw(row: key.row, slot: key.slot, style: key.style, isCancelled: isCancelled) else {
+      throw CancellationError()  // no row waits for it any more
+    }
+    return image
+  }
   /// Where the draws run now; changing it drops the other path's waiting draws and configures every row again.
   private var path = DrawingPath.workers {
     didSet {
@@ -46,6 +57,7 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
 
   override func loadView() {
     tableView.dataSource = self
+    tableView.prefetchDataSource = self
     tableView.delegate = self
     tableView.rowHeight = 135
     tableView.register(ImageRowCell.self, forCellReuseIdentifier: ImageRowCell.reuseIdentifier)
@@ -93,22 +105,35 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
           return .done
         }
       case .workers:
-        // A picture kept for this content applies at once, inside this call: no blank frame.
+        // A picture kept for this content (prefetched, or shown before) applies at once, inside this call: no
+        // blank frame; one being prefetched is joined, and goes first.
         queue.addTask(
-          for: rowCell, at: indexPath, content: ArtworkKey(row: row, slot: slot, style: style),
-          resultBytes: Artwork.bytes(of:)
-        ) { isCancelled in
-          // On a worker: a bitmap renderer's own context, nothing of UIKit's views, screen or traits.
-          guard let image = Artwork.draw(row: row, slot: slot, style: style, isCancelled: isCancelled) else {
-            throw CancellationError()  // the row was configured again meanwhile: no one waits for it
-          }
-          return image
-        } apply: { rowCell, image in
+          for: rowCell, at: indexPath, preparing: ArtworkKey(row: row, slot: slot, style: style), with: artwork
+        ) { rowCell, image in
           rowCell.imageViews[slot].image = image  // in a pass, only if the cell still shows this row
         }
       }
     }
     return rowCell
+  }
+
+  /// Rows about to appear (nearest first): their pictures are drawn on the workers, after the visible rows'.
+  func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
+    guard path == .workers else { return }
+    queue.prefetch(artworkKeys(indexPaths), with: artwork)
+  }
+
+  /// Rows no longer about to appear (the user turned back): their pictures not started are dropped.
+  func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
+    queue.cancelPrefetching(artworkKeys(indexPaths), with: artwork)
+  }
+
+  /// The pictures of these rows, in their order.
+  private func artworkKeys(_ indexPaths: [IndexPath]) -> [ArtworkKey] {
+    let style = Artwork.Style(tableView.traitCollection)
+    return indexPaths.flatMap { indexPath in
+      (0..<ImageRowCell.imageCount).map { ArtworkKey(row: indexPath.row, slot: $0, style: style) }
+    }
   }
 
   /// A row that came on screen: if its draws were parked when it left, they run again.

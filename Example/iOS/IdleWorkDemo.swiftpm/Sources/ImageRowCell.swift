@@ -6,7 +6,9 @@ final class ImageRowCell: UITableViewCell {
   static let reuseIdentifier = "ImageRowCell"
 
   let titleLabel = UILabel()
-  let imageViews = [UIImageView(), UIImageView(), UIImageView()]
+  /// The pictures a row shows.
+  static let imageCount = 3
+  let imageViews = (0..<ImageRowCell.imageCount).map { _ in UIImageView() }
 
   override init(style: UITableViewCell.CellStyle, reuseIdentifier: String?) {
     super.init(style: style, reuseIdentifier: reuseIdentifier)
