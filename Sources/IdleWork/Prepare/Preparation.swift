@@ -20,35 +20,60 @@ import Foundation
 /// queue.cancelPrefetching(indexPaths.map { photos[$0.row] }, with: thumbnail)
 /// ```
 ///
-/// `prepare` runs on the process's worker pool, never on the main actor; it may be `async` (a download, an
-/// async decoder, an actor-backed disk cache) or not. Tasks and prefetches for equal content with the same
+/// `prepare` runs on the process's worker pool, never on the main actor; it may be synchronous (drawing,
+/// decoding: it runs on the worker) or `async` (a download, an async decoder, an actor-backed disk cache: it runs
+/// as a task the worker waits for). Tasks and prefetches for equal content with the same
 /// `Preparation` — the same value, or a copy of it — share one run of `prepare` while it runs and, with a
 /// ``IdleQueue/Configuration/resultCacheLimit``, its cached result afterwards. Two `Preparation`s made
 /// separately never share, even with the same closure.
 ///
 /// `@unchecked Sendable` is not needed: every stored property is `Sendable`.
 public struct Preparation<Content: Hashable & Sendable, Value: Sendable>: Sendable {
+  /// The work: run on the worker as it is, or — `async` — as a task the worker waits for.
+  enum Work: Sendable {
+    case synchronous(@Sendable (Content, _ isCancelled: @Sendable () -> Bool) throws -> Value)
+    case asynchronous(@Sendable (Content, _ isCancelled: @Sendable () -> Bool) async throws -> Value)
+  }
+
   /// Which preparation this is, for the content key: copies share it.
   let identity: UInt64
-  let prepare: @Sendable (Content, _ isCancelled: @Sendable () -> Bool) async throws -> Value
+  let prepare: Work
   let resultBytes: (@Sendable (Value) -> Int)?
 
-  /// Creates the preparation of a `Value` from a `Content`.
+  /// Creates the preparation of a `Value` from a `Content`, made synchronously on a worker thread (drawing with
+  /// `UIGraphicsImageRenderer`, decoding with ImageIO, laying text out with Core Text).
+  ///
+  /// - Parameters:
+  ///   - resultBytes: the size of a result in bytes, for the cache's limit; `nil` counts it by its type, as the
+  ///     prepared `addTask` does (an image its bitmap, `Data` its `count`).
+  ///   - prepare: makes the value, on one of the process's worker threads. `isCancelled()` turns `true` once
+  ///     nothing waits for the result (every task and prefetch for it cancelled, stale or evicted, the queue
+  ///     ended): poll it between steps and throw to stop.
+  public init(
+    resultBytes: (@Sendable (Value) -> Int)? = nil,
+    _ prepare: @escaping @Sendable (_ content: Content, _ isCancelled: @Sendable () -> Bool) throws -> Value
+  ) {
+    self.identity = PreparationIdentity.next()
+    self.prepare = .synchronous(prepare)
+    self.resultBytes = resultBytes
+  }
+
+  /// Creates the preparation of a `Value` from a `Content`, made by `async` work.
   ///
   /// - Parameters:
   ///   - resultBytes: the size of a result in bytes, for the cache's limit (an image's `bytesPerRow × height`);
   ///     `nil` counts it by its type, as the prepared `addTask` does (an image its bitmap, `Data` its `count`).
-  ///   - prepare: makes the value, off the main thread (on a worker, or — for `async` work — on Swift's
-  ///     cooperative pool, holding one of the queue's workers until it returns). `isCancelled()` turns `true`
-  ///     once nothing waits for the result (every task and prefetch for it cancelled, stale or evicted, the
-  ///     queue ended); `async` work is also cancelled as a task (`Task.isCancelled`,
-  ///     `try Task.checkCancellation()`, a cancelled `URLSession` call). Throw to stop.
+  ///   - prepare: makes the value, as a detached task on Swift's cooperative pool — never on the main actor —
+  ///     while one of the process's workers waits for it, so that ``IdleQueue/Configuration/workers`` still bounds
+  ///     the preparations in flight. It is cancelled as a task once nothing waits for the result
+  ///     (`Task.isCancelled`, `try Task.checkCancellation()`, a cancelled `URLSession` call throws), and
+  ///     `isCancelled()` turns `true` then too. Throw to stop.
   public init(
     resultBytes: (@Sendable (Value) -> Int)? = nil,
     _ prepare: @escaping @Sendable (_ content: Content, _ isCancelled: @Sendable () -> Bool) async throws -> Value
   ) {
     self.identity = PreparationIdentity.next()
-    self.prepare = prepare
+    self.prepare = .asynchronous(prepare)
     self.resultBytes = resultBytes
   }
 
@@ -62,10 +87,14 @@ public struct Preparation<Content: Hashable & Sendable, Value: Sendable>: Sendab
   /// render (``RenderCancellation``) cancels the task.
   ///
   func work(for content: Content) -> RenderWork {
-    let prepare = prepare
-    return { context in
-      let isCancelled = context.isCancelled
-      return try AsyncWork.run(context) { try await prepare(content, isCancelled) }
+    switch prepare {
+    case .synchronous(let prepare):
+      return { context in try prepare(content, context.isCancelled) }
+    case .asynchronous(let prepare):
+      return { context in
+        let isCancelled = context.isCancelled
+        return try AsyncWork.run(context) { try await prepare(content, isCancelled) }
+      }
     }
   }
 }

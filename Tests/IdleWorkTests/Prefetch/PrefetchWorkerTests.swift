@@ -136,4 +136,22 @@ final class PrefetchWorkerTests: XCTestCase {
       XCTAssertEqual(queue.statistics.executed, 4)
     }
   }
+
+  /// A synchronous preparation runs on the worker itself, not as a task on another thread.
+  func testASynchronousPreparationRunsOnTheWorker() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue(configuration: .init(workers: 1))
+      defer { queue.invalidate() }
+      let threads = TextLog()
+      let draw = Preparation { (n: Int, _) -> Int in
+        let inATask = withUnsafeCurrentTask { $0 != nil }
+        threads.append(Thread.isMainThread ? "main thread" : inATask ? "a task" : "a worker")
+        return n
+      }
+      var applied: [Int] = []
+      queue.addTask(key: 1, preparing: 1, with: draw) { applied.append($0) }
+      spin(until: { applied == [1] }, timeout: 5)
+      XCTAssertEqual(threads.entries, ["a worker"])
+    }
+  }
 }
