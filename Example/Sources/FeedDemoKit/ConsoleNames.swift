@@ -27,6 +27,8 @@ extension StrategyKind {
     "idleWorkPrepare1": "IdleWork prepared, 1 worker",
     "idleWorkPrepare2": "IdleWork prepared, 2 workers",
     "idleWorkPrepare4": "IdleWork prepared, 4 workers",
+    "idleWorkPreparePrefetch": "IdleWork, background, prefetching",
+    "workItemPrefetch": "DispatchWorkItem per draw, prefetching",
   ]
 
   /// The markdown report's name: the README's, then the identifier `--strategies` and the JSON use.

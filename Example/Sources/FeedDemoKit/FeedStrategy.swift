@@ -31,12 +31,29 @@ protocol FeedStrategy: AnyObject {
   var pendingCount: Int { get }
   /// Removes everything the strategy put on the run loop and drops what it still holds.
   func uninstall()
+  /// Whether the strategy prefetches (`UITableViewDataSourcePrefetching`): the table then calls
+  /// ``prefetchRows(_:in:)`` and ``cancelPrefetchingRows(_:in:)``.
+  var prefetches: Bool { get }
+  /// `tableView(_:prefetchRowsAt:)`: rows about to appear in the scroll direction, nearest first.
+  func prefetchRows(_ rows: [Int], in feed: FeedView)
+  /// `tableView(_:cancelPrefetchingForRowsAt:)`: rows prefetched that are no longer about to appear (the user
+  /// turned back).
+  func cancelPrefetchingRows(_ rows: [Int], in feed: FeedView)
 }
 
 extension FeedStrategy {
   /// Nothing: the baselines have no call at the top of `cellForRow` (their users set the cell's own
   /// `currentIndexPath`, which the table view's `configure` does for every strategy).
   func cellWillConfigure(_ cell: FeedCell, at indexPath: IndexPath) {}
+
+  /// No prefetching: strategies without a prefetch path (as their real libraries have none).
+  var prefetches: Bool { false }
+
+  /// Nothing, for a strategy that does not prefetch.
+  func prefetchRows(_ rows: [Int], in feed: FeedView) {}
+
+  /// Nothing, for a strategy that does not prefetch.
+  func cancelPrefetchingRows(_ rows: [Int], in feed: FeedView) {}
 }
 
 /// The strategies the benchmark knows, in report order.
@@ -81,6 +98,13 @@ enum StrategyKind: String, CaseIterable, Sendable {
   case idleWorkPrepare
   /// The same with 1, 2 or 4 worker threads, to choose the default by measurement.
   case idleWorkPrepare1, idleWorkPrepare2, idleWorkPrepare4
+  /// IdleWork's background setup with prefetching: the draw said once as a `Preparation`, rows about to appear
+  /// prefetched with it (`prefetch(_:with:)`, `cancelPrefetching(_:with:)`).
+  case idleWorkPreparePrefetch
+  /// `workItem` with the prefetching its users write: a `DispatchWorkItem` started in `prefetchRowsAt` that
+  /// draws into an `NSCache`-like cache (32 MB, as IdleWork's preset), cancelled in `cancelPrefetchingForRowsAt`;
+  /// `cellForRow` applies a cached image at once, or waits for the row's prefetch under way, or starts its own.
+  case workItemPrefetch
 
   /// The strategies a run measures unless `--strategies` names others: every one but `idleWork4ms`, whose
   /// `.seconds` budget without a frame clock the recommended preset supersedes (left out to keep the full
@@ -94,14 +118,14 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// in every run) and the worker-count variants of `idleWorkPrepare`.
   static let notMeasuredByDefault: Set<StrategyKind> = [
     .idleWork4ms, .idleWork, .dwuUnbind, .runLoopQueueTuned, .noGuard, .idleWorkPrepare1,
-    .idleWorkPrepare2, .idleWorkPrepare4,
+    .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch,
   ]
 
   /// Whether the strategy draws off the main thread (the apply is on it).
   var isBackground: Bool {
     switch self {
     case .yyAsyncLayer, .textureAsync, .asyncDraw, .msCachedAsync, .workItem, .noGuardBackground, .idleWorkPrepare,
-      .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4:
+      .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch:
       return true
     default: return false
     }
@@ -135,6 +159,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .idleWorkPrepare1: return IdleWorkStrategy(variant: .prepare(workers: 1))
     case .idleWorkPrepare2: return IdleWorkStrategy(variant: .prepare(workers: 2))
     case .idleWorkPrepare4: return IdleWorkStrategy(variant: .prepare(workers: 4))
+    case .idleWorkPreparePrefetch: return IdleWorkStrategy(variant: .prepare(workers: nil), prefetching: true)
+    case .workItemPrefetch: return WorkItemPrefetchStrategy()
     }
   }
 
@@ -182,6 +208,11 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .idleWorkPrepare1: return "idleWorkPrepare with 1 worker thread"
     case .idleWorkPrepare2: return "idleWorkPrepare with 2 worker threads"
     case .idleWorkPrepare4: return "idleWorkPrepare with 4 worker threads"
+    case .idleWorkPreparePrefetch:
+      return "idleWorkPrepare with prefetching: prefetch(_:with:) in prefetchRowsAt, cancelPrefetching in the cancel"
+    case .workItemPrefetch:
+      return
+        "DispatchWorkItem per draw, also started in prefetchRowsAt into a 32 MB cache, cancelled in cancelPrefetchingForRowsAt"
     }
   }
 }

@@ -38,6 +38,55 @@ final class FeedView {
     displayLink.commit.onTransaction = { [weak self] in self?.commitTransaction() }
   }
 
+  /// Rows prefetched (``prefetchRows(_:in:)`` called) and not yet shown or cancelled.
+  private var prefetched: Set<Int> = []
+  /// The last scroll direction: +1 down (rows below appear), -1 up.
+  private var direction = 1
+  private var lastOffset: Double?
+
+  /// The images of `row` as they are now, for a prefetch: what each shows and the job that draws it.
+  func drawContents(ofRow row: Int) -> [DrawContent] {
+    (0..<model.imagesPerRow).map {
+      DrawContent(RenderJob(model: model, row: row, version: version(of: row), imageIndex: $0, ledger: ledger))
+    }
+  }
+
+  /// Moves the content to `position` (clamped): lays the rows out (`cellForRow` for entering rows,
+  /// `didEndDisplaying` for leaving ones) and updates the prefetch window.
+  func scroll(to position: Double) {
+    offset = min(max(0, position), model.maximumOffset)
+    layoutVisibleRows()
+    updatePrefetching()
+  }
+
+  /// `UITableViewDataSourcePrefetching`, as UIKit drives it: while the list scrolls, the rows within a screen
+  /// beyond the visible ones in the scroll direction are handed to `prefetchRowsAt` as they come into that
+  /// window, nearest first; rows prefetched that leave the window without appearing — the user turned back —
+  /// go to `cancelPrefetchingForRowsAt`; rows that appear are simply no longer prefetched.
+  private func updatePrefetching() {
+    guard strategy.prefetches else { return }
+    if let lastOffset, offset != lastOffset { direction = offset > lastOffset ? 1 : -1 }
+    lastOffset = offset
+    let visible = visibleRows
+    let window = visible.count
+    let ahead: [Int] =
+      direction > 0
+      ? Array((visible.upperBound + 1)..<min(visible.upperBound + 1 + window, model.rowCount))
+      : Array(stride(from: visible.lowerBound - 1, through: max(0, visible.lowerBound - window), by: -1))
+    let wanted = Set(ahead)
+    prefetched.subtract(visible)
+    let cancelled = prefetched.subtracting(wanted).sorted()
+    if !cancelled.isEmpty {
+      prefetched.subtract(cancelled)
+      strategy.cancelPrefetchingRows(cancelled, in: self)
+    }
+    let new = ahead.filter { !prefetched.contains($0) }
+    if !new.isEmpty {
+      prefetched.formUnion(new)
+      strategy.prefetchRows(new, in: self)
+    }
+  }
+
   /// The commit observer (its display pass serves strategies that model `setNeedsDisplay`).
   var commit: CommitObserver { displayLink.commit }
 
@@ -86,9 +135,8 @@ final class FeedView {
   func frame(at start: UInt64) -> Bool {
     if let motion {
       let (position, finished) = motion.offset(at: start)
-      offset = min(max(0, position), model.maximumOffset)
       if finished { self.motion = nil }
-      layoutVisibleRows()
+      scroll(to: position)
       recorder.sampleBlank(at: Clock.now, blank: blankCells)
       recorder.sampleVisible(at: Clock.now, rows: visibleRows)
       ledger.sampleThreads()

@@ -39,8 +39,26 @@ final class IdleWorkStrategy: FeedStrategy {
   /// the first tile is drawn.
   private var tileCost: TimeInterval?
 
-  /// Creates the strategy for `variant`.
-  init(variant: Variant) { self.variant = variant }
+  /// Whether rows about to appear are prefetched (`.prepare` only).
+  private let prefetching: Bool
+
+  /// Creates the strategy for `variant`, prefetching or not.
+  init(variant: Variant, prefetching: Bool = false) {
+    self.variant = variant
+    self.prefetching = prefetching
+  }
+
+  var prefetches: Bool { prefetching }
+
+  /// `tableView(_:prefetchRowsAt:)`, one line as IdleWork documents it: each row's three images.
+  func prefetchRows(_ rows: [Int], in feed: FeedView) {
+    queue?.prefetch(rows.flatMap { feed.drawContents(ofRow: $0) }, with: Self.draw)
+  }
+
+  /// `tableView(_:cancelPrefetchingForRowsAt:)`, one line.
+  func cancelPrefetchingRows(_ rows: [Int], in feed: FeedView) {
+    queue?.cancelPrefetching(rows.flatMap { feed.drawContents(ofRow: $0) }, with: Self.draw)
+  }
 
   /// The configuration this strategy's queue is created with.
   func configuration(for workload: Workload, displayLink: DisplayLink? = nil) -> IdleQueue.Configuration {
