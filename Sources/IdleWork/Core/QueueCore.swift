@@ -268,6 +268,7 @@ final class QueueCore {
     waitsForDeadline = nil
     let takenIn = passTakeIn
     passTakeIn = nil
+    if kind == .tracking, let preparation { preparation.line.pool.noteTracking() }
     let driver = scheduler.driver
     guard !isInvalidated, !list.isEmpty, kind != .tracking || scrolling != .pause else {
       // Results taken in on the main thread are the pass's work too, even when nothing is left to run.

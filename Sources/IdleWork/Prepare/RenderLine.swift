@@ -68,11 +68,13 @@ final class RenderLine: @unchecked Sendable {
     var cancelled: RenderCancellation?
     pool.condition.lock()
     let wasWanted = render.wanted > 0
+    let wasUrgent = render.urgent > 0
     render.cells += cells
     render.live += live
     render.wanted += wanted
     render.urgent += urgent
     if render.phase == .waiting {
+      if !wasUrgent, render.urgent > 0 { pool.visibleRowArrivedLocked() }
       let isWanted = render.wanted > 0
       if wasWanted != isWanted { wantedWaiting += isWanted ? 1 : -1 }
       if render.live == 0 {

@@ -102,6 +102,7 @@ final class WorkerPool: @unchecked Sendable {
   /// Puts a new render in line; starts a worker for it if some request wants it now.
   func submitLocked(_ render: Render) {
     waiting.append(render)
+    if render.urgent > 0 { visibleRowArrivedLocked() }
     if render.wanted > 0 { startWorkerLocked() }
   }
 
@@ -284,10 +285,40 @@ final class WorkerPool: @unchecked Sendable {
     return render
   }
 
-  /// How many workers prefetches may use at once: all but one (at least one), so that a visible row's
-  /// preparation finds a worker free and the main thread a core — Texture runs one render thread fewer while a
-  /// scroll is tracked for the same reason.
-  private var prefetchShare: Int { max(1, limit - 1) }
+  /// How many workers prefetches may use at once: while a scroll is tracked and visible rows' preparations have
+  /// lately found no worker free, all but one (at least one), so that the next visible row finds one and the main
+  /// thread, which has frames to make, a core — Texture runs one render thread fewer while a scroll is tracked for
+  /// the same reason; otherwise all (prefetches keeping ahead of the scroll is what keeps rows from appearing
+  /// blank).
+  private var prefetchShare: Int {
+    let now = DispatchTime.now().uptimeNanoseconds
+    guard now < trackedUntil, now &- visibleRowWaited < Self.trackingLinger else { return limit }
+    return max(1, limit - 1)
+  }
+
+  /// When a visible row's preparation last found no worker free (`0`: never).
+  private var visibleRowWaited: UInt64 = 0
+
+  /// A visible row's preparation became startable: if no worker is free for it, prefetches keep one free for a
+  /// while (see ``prefetchShare``). Lock held.
+  func visibleRowArrivedLocked() {
+    if idle <= signalled, threads >= limit { visibleRowWaited = DispatchTime.now().uptimeNanoseconds }
+  }
+
+  /// Until when a scroll counts as tracked: a little after the last tracking pass of a queue using the pool.
+  private var trackedUntil: UInt64 = 0
+
+  /// How long after a tracking pass a scroll still counts as tracked: 0.1 s, six 60 Hz frames (a tracking pass
+  /// comes every frame while a scroll lasts).
+  static let trackingLinger: UInt64 = 100_000_000
+
+  /// A queue using the pool ran a tracking pass (a scroll is tracked): prefetches leave a worker free for a
+  /// while. Takes the lock.
+  func noteTracking() {
+    condition.lock()
+    trackedUntil = DispatchTime.now().uptimeNanoseconds &+ Self.trackingLinger
+    condition.unlock()
+  }
 }
 
 /// An outcome handed to the release bin (which holds objects).

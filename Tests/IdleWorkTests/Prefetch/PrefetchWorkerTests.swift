@@ -109,31 +109,42 @@ final class PrefetchWorkerTests: XCTestCase {
     }
   }
 
-  /// Prefetches use all workers but one: with two, a second prefetch waits while one runs, and a visible row's
-  /// preparation finds the other worker free.
-  func testPrefetchesLeaveAWorkerForVisibleRows() {
+  /// Prefetches use every worker while nothing visible needs one; once a visible row's preparation found no
+  /// worker free during a scroll, they leave one free: with two workers, the next prefetch waits while another
+  /// runs.
+  func testPrefetchesLeaveAWorkerForVisibleRowsDuringAScroll() {
     MainActor.assumeIsolated {
       let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       defer { queue.invalidate() }
-      let gate = Gate()
-      let started = Counter()
-      let prefetched = Preparation { (name: String, _) -> String in
-        started.increment()
-        await gate.wait()
+      let gates = ["p0": Gate(), "p1": Gate(), "p2": Gate()]
+      let started = TextLog()
+      let prefetched = Preparation { (name: String, _) async -> String in
+        started.append(name)
+        await gates[name]!.wait()
         return name
       }
       queue.prefetch(["p0", "p1", "p2"], with: prefetched)
-      spin(until: { started.value >= 1 }, timeout: 5)
+      spin(until: { started.entries.count == 2 }, timeout: 5)
+      XCTAssertEqual(started.entries.sorted(), ["p0", "p1"], "at rest, prefetches use every worker")
+      let line = queue.core.preparation!.line
+      // A scroll is tracked, and a visible row comes with both workers busy.
+      line.pool.noteTracking()
       let visible = Preparation { (name: String, _) -> String in name }
       let cell = PrefetchTests.Cell()
       queue.bind(cell, to: 0)
       queue.addTask(for: cell, at: 0, preparing: "row 0", with: visible) { cell, image in cell.shown.append(image) }
+      line.pool.noteTracking()
+      Task { await gates["p0"]!.open() }
       spin(until: { cell.shown == ["row 0"] }, timeout: 5)
-      XCTAssertEqual(cell.shown, ["row 0"], "the visible row found no worker free")
-      XCTAssertEqual(started.value, 1, "prefetches took every worker")
-      Task { await gate.open() }
-      spin(until: { started.value == 3 && queue.statistics.pending == 0 }, timeout: 5)
-      XCTAssertEqual(queue.statistics.executed, 4)
+      XCTAssertEqual(cell.shown, ["row 0"], "the visible row went before the waiting prefetch")
+      // The worker that ran the row went on at once, with p1 still running: p2 must not have started.
+      XCTAssertEqual(line.waitingCount, 1, "prefetches took every worker during a scroll: \(started.entries)")
+      Task {
+        await gates["p1"]!.open()
+        await gates["p2"]!.open()
+      }
+      spin(until: { queue.statistics.pending == 0 }, timeout: 5)
+      XCTAssertEqual(started.entries.sorted(), ["p0", "p1", "p2"])
     }
   }
 
