@@ -21,6 +21,10 @@ public enum Profile: String, CaseIterable, Sendable {
   /// As `reload`, but the reloaded data is *unchanged*: the visible rows are reconfigured with the same
   /// content. A strategy that clears the image and draws the same content again flickers.
   case reloadSame
+  /// As `light`, with a thread keeping a core half busy the whole time (``BackgroundLoad``): phones decode,
+  /// download and sync in the background while the user scrolls, and the main thread and the workers compete
+  /// with it for the cores.
+  case busy
 
   /// The numbers that make up the profile.
   var settings: ProfileSettings {
@@ -44,6 +48,11 @@ public enum Profile: String, CaseIterable, Sendable {
       settings.reloads = true
       settings.reloadKeepsContent = true
       return settings
+    case .busy:
+      var settings = ProfileSettings(
+        rowHeight: 135, drawPasses: 1, commitFraction: 0.25, flingRows: 40.4, backRows: 0)
+      settings.backgroundLoad = 0.5
+      return settings
     }
   }
 
@@ -54,6 +63,7 @@ public enum Profile: String, CaseIterable, Sendable {
       "\(Int(s.rowHeight)) pt rows, draw ×\(s.drawPasses), commit \(Int(s.commitFraction * 100))% of the period"
     text += ", fling \(fmt(s.flingRows, 1)) rows down"
     if s.backRows > 0 { text += " then \(fmt(s.backRows, 0)) up" }
+    if s.backgroundLoad > 0 { text += ", a thread keeping a core \(Int(s.backgroundLoad * 100))% busy" }
     if s.reloads {
       text +=
         ", the visible rows reconfigured with \(s.reloadKeepsContent ? "unchanged" : "new") content during the fill"
@@ -78,6 +88,8 @@ public struct ProfileSettings: Sendable {
   var reloads = false
   /// With `reloads`: whether the reloaded data is the same (the content version does not change).
   var reloadKeepsContent = false
+  /// How busy a background thread keeps one core through the scenario (0: no such thread).
+  var backgroundLoad = 0.0
 
   /// The content version the visible rows show at the fill: 1 after a reload that changed them, else 0.
   var versionAtFill: Int { reloads && !reloadKeepsContent ? 1 : 0 }

@@ -38,6 +38,9 @@ struct ScenarioRunner {
       recorder.recordFrame(tick: tick, start: start, commitEnd: end, afterResume: afterResume)
     }
     let gate = PhaseGate()
+    // The busy profile's load runs through the motion, the fill, the drag and the rest (not the idle window,
+    // whose wake-ups and CPU are the strategy's own); its CPU shows in every strategy's process figure alike.
+    let load = p.backgroundLoad > 0 ? BackgroundLoad(duty: p.backgroundLoad) : nil
     let origin = Clock.now
     let cpuStart = ProcessProbe.processCPUMilliseconds()
     let mainCPUStart = ProcessProbe.threadCPUMilliseconds()
@@ -87,6 +90,7 @@ struct ScenarioRunner {
       !displayLink.isRunning && strategy.pendingCount == 0
     }
     recorder.end(at: Clock.now)
+    load?.stop()
     recorder.recording.cpuProcessMs = ProcessProbe.processCPUMilliseconds() - cpuStart
     recorder.recording.cpuMainMs = ProcessProbe.threadCPUMilliseconds() - mainCPUStart
     ledger.sampleThreads()
