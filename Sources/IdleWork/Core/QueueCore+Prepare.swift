@@ -102,7 +102,7 @@ extension QueueCore {
       switch outcome {
       case .success(let value):
         render.arrival = .value
-        render.keptForLater = render.isPrefetched && !render.hasLiveRequests
+        render.keptForLater = render.wasPrefetched && !render.hasLiveRequests
         if let content = render.content, preparation.cache.limit > 0 {
           preparation.cache.insert(
             value, bytes: render.resultBytes(of: value), for: content, prefetched: render.keptForLater)
@@ -182,7 +182,9 @@ extension QueueCore {
     preparation.releaseOfHeldPending = false
     for render in held {
       preparation.line.adjust(render, live: -1)
-      if !render.hasLiveRequests, let content = render.content, preparation.inFlight[content] === render {
+      if !render.hasLiveRequests, !render.isPrefetched, let content = render.content,
+        preparation.inFlight[content] === render
+      {
         preparation.inFlight[content] = nil
       }
     }

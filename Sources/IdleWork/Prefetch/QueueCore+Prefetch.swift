@@ -15,11 +15,13 @@ extension QueueCore {
     guard !isInvalidated else { return }
     Validation.require(Validation.prefetchFailure(cacheLimit: cacheLimit))
     let preparation = preparationMade()
+    // Results that finished and were not taken in yet go to the cache first: they are not prepared again.
+    if preparation.line.hasArrivals { takeInPreparedResults() }
     for (distance, item) in items.enumerated() {
       let key = item.key
       if preparation.cache.contains(key) { continue }
-      if let render = preparation.prefetches[key] {
-        preparation.line.setDistance(render, distance)  // asked again, maybe nearer now
+      if let pending = preparation.prefetches[key] {
+        preparation.line.setDistance(pending.render, distance)  // asked again: the nearer distance counts
         continue
       }
       let render: Render
@@ -38,8 +40,10 @@ extension QueueCore {
         preparation.inFlight[key] = render
         preparation.line.submit(render)
       }
-      preparation.prefetches[key] = render
-      preparation.prefetchOrder.append(key)
+      render.wasPrefetched = true
+      preparation.nextPrefetchSerial += 1
+      preparation.prefetches[key] = (render, preparation.nextPrefetchSerial)
+      preparation.prefetchOrder.append((key, preparation.nextPrefetchSerial))
       compactPrefetchOrder(preparation)
       preparation.prefetchCounts.added += 1
       evictPrefetchesOverCapacity(preparation)
@@ -51,7 +55,7 @@ extension QueueCore {
   func cancelPrefetching(_ keys: [PreparedContent]) {
     guard let preparation else { return }
     for key in keys {
-      guard let render = preparation.prefetches[key] else { continue }
+      guard let render = preparation.prefetches[key]?.render else { continue }
       endPrefetch(of: render, key: key, preparation)
       preparation.prefetchCounts.cancelled += 1
     }
@@ -59,14 +63,14 @@ extension QueueCore {
 
   /// A task for `key` joined `render`: its pending prefetch, if any, ends as executed — the task's now.
   func prefetchTakenOver(_ render: Render, key: PreparedContent, _ preparation: QueuePreparation) {
-    guard render.isPrefetched, preparation.prefetches[key] === render else { return }
+    guard render.isPrefetched, preparation.prefetches[key]?.render === render else { return }
     endPrefetch(of: render, key: key, preparation)
     preparation.prefetchCounts.executed += 1
   }
 
   /// A render's outcome arrived: its pending prefetch ends as executed (the result is in the cache) or failed.
   func prefetchArrived(_ render: Render, succeeded: Bool, _ preparation: QueuePreparation) {
-    guard render.isPrefetched, let key = render.content, preparation.prefetches[key] === render else { return }
+    guard render.isPrefetched, let key = render.content, preparation.prefetches[key]?.render === render else { return }
     preparation.prefetches[key] = nil
     render.isPrefetched = false
     if succeeded { preparation.prefetchCounts.executed += 1 } else { preparation.prefetchCounts.failed += 1 }
@@ -95,21 +99,22 @@ extension QueueCore {
   private func evictPrefetchesOverCapacity(_ preparation: QueuePreparation) {
     while preparation.prefetches.count > list.capacity, preparation.prefetchOrderHead < preparation.prefetchOrder.count
     {
-      let key = preparation.prefetchOrder[preparation.prefetchOrderHead]
+      let entry = preparation.prefetchOrder[preparation.prefetchOrderHead]
       preparation.prefetchOrderHead += 1
-      guard let render = preparation.prefetches[key] else { continue }
-      endPrefetch(of: render, key: key, preparation)
+      guard let pending = preparation.prefetches[entry.key], pending.serial == entry.serial else { continue }
+      endPrefetch(of: pending.render, key: entry.key, preparation)
       preparation.prefetchCounts.evicted += 1
     }
   }
 
-  /// Keeps the order of prefetch keys proportional to the pending prefetches: keys whose prefetch ended
-  /// (arrived, cancelled, taken over) are dropped once they are most of it (amortised O(1) per prefetch).
+  /// Keeps the order of prefetches proportional to the pending ones: entries whose prefetch ended (arrived,
+  /// cancelled, taken over, started again under a newer number) are dropped once they are most of it
+  /// (amortised O(1) per prefetch).
   private func compactPrefetchOrder(_ preparation: QueuePreparation) {
     let kept = preparation.prefetchOrder.count - preparation.prefetchOrderHead
     guard kept >= 64, kept > 2 * preparation.prefetches.count else { return }
     preparation.prefetchOrder = preparation.prefetchOrder[preparation.prefetchOrderHead...].filter {
-      preparation.prefetches[$0] != nil
+      preparation.prefetches[$0.key]?.serial == $0.serial
     }
     preparation.prefetchOrderHead = 0
   }

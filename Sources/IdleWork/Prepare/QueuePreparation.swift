@@ -18,11 +18,13 @@ final class QueuePreparation {
   var held: [Render] = []
   /// Whether a release of ``held`` is on its way to the main queue.
   var releaseOfHeldPending = false
-  /// The pending prefetch of each content (one per content), and their keys in the order they came (for the
-  /// capacity; keys whose prefetch ended are skipped).
-  var prefetches: [PreparedContent: Render] = [:]
-  var prefetchOrder: [PreparedContent] = []
+  /// The pending prefetch of each content (one per content, with the number it was started under), and the
+  /// prefetches in the order they started (for the capacity; an entry whose prefetch ended, or was started again
+  /// under a newer number, is skipped).
+  var prefetches: [PreparedContent: (render: Render, serial: UInt64)] = [:]
+  var prefetchOrder: [(key: PreparedContent, serial: UInt64)] = []
   var prefetchOrderHead = 0
+  var nextPrefetchSerial: UInt64 = 0
   /// How prefetches ended (see ``IdleQueue/Statistics-swift.struct/added``).
   var prefetchCounts = PrefetchCounts()
   /// Tasks applied at once from the cache.

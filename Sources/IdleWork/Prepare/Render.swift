@@ -66,6 +66,9 @@ final class Render: @unchecked Sendable {
   // Main thread only.
   /// Whether a live prefetch of its queue holds it (see `QueueCore.prefetch`).
   var isPrefetched = false
+  /// Whether a prefetch ever held it: a result that arrives with no task waiting then goes to the cache for later
+  /// (even if the prefetch was cancelled meanwhile), and counts wasted only if it leaves the cache unused.
+  var wasPrefetched = false
   /// Whether its result arrived for a prefetch alone (no task waiting): kept in the cache for later, it counts
   /// wasted only if it leaves the cache unused, not when the render is settled.
   var keptForLater = false

@@ -33,6 +33,8 @@ final class RenderLine: @unchecked Sendable {
   var peakRunning = 0
   /// Renders of this line waiting to start that some request wants now.
   var wantedWaiting = 0
+  /// Renders of this line running now that started as prefetches.
+  var prefetchesRunning = 0
   /// Renders of this line running now (at most ``limit``), to cancel when the line closes.
   var runningRenders: [Render] = []
 
@@ -74,7 +76,7 @@ final class RenderLine: @unchecked Sendable {
     render.wanted += wanted
     render.urgent += urgent
     if render.phase == .waiting {
-      if !wasUrgent, render.urgent > 0 { pool.visibleRowArrivedLocked() }
+      if !wasUrgent, render.urgent > 0 { pool.visibleRowArrivedLocked(on: self) }
       let isWanted = render.wanted > 0
       if wasWanted != isWanted { wantedWaiting += isWanted ? 1 : -1 }
       if render.live == 0 {
@@ -92,11 +94,12 @@ final class RenderLine: @unchecked Sendable {
     cancelled?.cancel()  // `async` work is cancelled as a task
   }
 
-  /// Sets the pool order of a render waiting for prefetches only: its distance from the visible rows.
+  /// Sets the pool order of a render waiting for prefetches only: its distance from the visible rows — the
+  /// nearer, when it is asked for again.
   func setDistance(_ render: Render, _ distance: Int) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
-    render.distance = distance
+    render.distance = min(render.distance, distance)
   }
 
   /// Whether the render finished (its outcome may not have been taken in yet).

@@ -33,6 +33,7 @@ final class WorkerPool: @unchecked Sendable {
 
   /// How long a worker with nothing to do waits before it ends.
   static let idleTimeout: TimeInterval = 10
+  static let idleTimeoutNanoseconds = UInt64(idleTimeout * 1e9)
 
   let condition = NSCondition()
   let byHand: Bool
@@ -102,7 +103,7 @@ final class WorkerPool: @unchecked Sendable {
   /// Puts a new render in line; starts a worker for it if some request wants it now.
   func submitLocked(_ render: Render) {
     waiting.append(render)
-    if render.urgent > 0 { visibleRowArrivedLocked() }
+    if render.urgent > 0 { visibleRowArrivedLocked(on: render.line) }
     if render.wanted > 0 { startWorkerLocked() }
   }
 
@@ -190,10 +191,19 @@ final class WorkerPool: @unchecked Sendable {
       // More threads than the limit (a queue with more workers ended): one with nothing to do ends. Never one
       // with work: the renders of the ended queue that still run hold threads until they finish.
       if threads > limit { break }
+      // A prefetch held back by the pacing may start when the pacing ends: wait until then at most.
+      let now = DispatchTime.now().uptimeNanoseconds
+      let pacingEnds = prefetchHeldBack ? pacingEndsAt : nil
+      let waitNanoseconds = pacingEnds.map { $0 > now ? min($0 - now, Self.idleTimeoutNanoseconds) : 0 }
       idle += 1
-      let signalledInTime = condition.wait(until: Date(timeIntervalSinceNow: Self.idleTimeout))
+      let signalledInTime = condition.wait(
+        until: Date(timeIntervalSinceNow: Double(waitNanoseconds ?? Self.idleTimeoutNanoseconds) / 1e9))
       idle -= 1
-      if signalled > 0 { signalled -= 1 } else if !signalledInTime { break }
+      if signalled > 0 {
+        signalled -= 1
+      } else if !signalledInTime, pacingEnds == nil, !hasStartableWorkLocked {
+        break  // idle for the whole timeout, and still nothing to do
+      }
     }
     threads -= 1
     condition.unlock()
@@ -215,7 +225,10 @@ final class WorkerPool: @unchecked Sendable {
     condition.lock()
     line.running -= 1
     if let index = line.runningRenders.firstIndex(where: { $0 === render }) { line.runningRenders.remove(at: index) }
-    if render.startedAsPrefetch { prefetchesRunning -= 1 }
+    if render.startedAsPrefetch {
+      prefetchesRunning -= 1
+      line.prefetchesRunning -= 1
+    }
     render.phase = .finished
     // Moved out by hand rather than with `Optional.take()`: the same, but `take()` is newer (Swift 6.0's
     // standard library) than the iOS SDK that `ios-check` type-checks against.
@@ -257,7 +270,8 @@ final class WorkerPool: @unchecked Sendable {
     var chosen: Int?
     var chosenIsUrgent = false
     var nearest = Int.max
-    let prefetchMayStart = prefetchesRunning < prefetchShare
+    let paced = isPacingLocked
+    prefetchHeldBack = false
     for index in waiting.indices {
       let render = waiting[index]
       guard render.phase == .waiting else { continue }  // dropped: compacted away later
@@ -267,8 +281,12 @@ final class WorkerPool: @unchecked Sendable {
         chosenIsUrgent = true
         break
       }
-      // Prefetches, nearest first (then in order), within their share of the workers.
-      if prefetchMayStart, chosen == nil || render.distance < nearest {
+      // Prefetches, nearest first (then in order), within their share of the pool's workers and of their queue's.
+      guard prefetchMayStart(on: render.line, paced: paced) else {
+        prefetchHeldBack = true
+        continue
+      }
+      if chosen == nil || render.distance < nearest {
         chosen = index
         nearest = render.distance
       }
@@ -281,28 +299,49 @@ final class WorkerPool: @unchecked Sendable {
     if !chosenIsUrgent {
       render.startedAsPrefetch = true
       prefetchesRunning += 1
+      render.line.prefetchesRunning += 1
     }
     return render
   }
 
-  /// How many workers prefetches may use at once: while a scroll is tracked and visible rows' preparations have
-  /// lately found no worker free, all but one (at least one), so that the next visible row finds one and the main
-  /// thread, which has frames to make, a core — Texture runs one render thread fewer while a scroll is tracked for
-  /// the same reason; otherwise all (prefetches keeping ahead of the scroll is what keeps rows from appearing
-  /// blank).
-  private var prefetchShare: Int {
+  /// Whether a prefetch of `line` may start now: within the pool's share of its workers and the line's of its
+  /// own (see ``isPacingLocked``).
+  private func prefetchMayStart(on line: RenderLine, paced: Bool) -> Bool {
+    guard paced else { return true }  // (the line's bound was checked by the caller)
+    return prefetchesRunning < max(1, limit - 1) && line.prefetchesRunning < max(1, line.limit - 1)
+  }
+
+  /// Whether some render could start now (a worker that timed out looks once more before it ends).
+  private var hasStartableWorkLocked: Bool {
+    waiting.contains { $0.phase == .waiting && $0.wanted > 0 && !$0.line.isClosed && $0.line.running < $0.line.limit }
+  }
+
+  /// Set by a pick that passed over a prefetch because of the pacing: a worker then waits only until the
+  /// pacing ends, and looks again.
+  private var prefetchHeldBack = false
+
+  /// When the pacing ends if nothing renews it.
+  private var pacingEndsAt: UInt64 { min(trackedUntil, visibleRowWaited &+ Self.trackingLinger) }
+
+  /// Whether prefetches are paced now: while a scroll is tracked and a visible row's preparation lately found no
+  /// worker free, prefetches use all workers but one (at least one) — of the pool, and of each queue's own
+  /// bound — so that the next visible row finds one and the main thread, which has frames to make, a core.
+  /// Texture runs one render thread fewer while a scroll is tracked for the same reason. Otherwise they use every
+  /// worker: keeping ahead of the scroll is what keeps rows from appearing blank.
+  private var isPacingLocked: Bool {
     let now = DispatchTime.now().uptimeNanoseconds
-    guard now < trackedUntil, now &- visibleRowWaited < Self.trackingLinger else { return limit }
-    return max(1, limit - 1)
+    return now < trackedUntil && now &- visibleRowWaited < Self.trackingLinger
   }
 
   /// When a visible row's preparation last found no worker free (`0`: never).
   private var visibleRowWaited: UInt64 = 0
 
-  /// A visible row's preparation became startable: if no worker is free for it, prefetches keep one free for a
-  /// while (see ``prefetchShare``). Lock held.
-  func visibleRowArrivedLocked() {
-    if idle <= signalled, threads >= limit { visibleRowWaited = DispatchTime.now().uptimeNanoseconds }
+  /// A visible row's preparation of `line` became startable: if no worker is free for it — in the pool, or
+  /// within its queue's bound — prefetches keep one free for a while (see ``isPacingLocked``). Lock held.
+  func visibleRowArrivedLocked(on line: RenderLine) {
+    if (idle <= signalled && threads >= limit) || line.running >= line.limit {
+      visibleRowWaited = DispatchTime.now().uptimeNanoseconds
+    }
   }
 
   /// Until when a scroll counts as tracked: a little after the last tracking pass of a queue using the pool.
