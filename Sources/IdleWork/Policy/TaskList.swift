@@ -97,6 +97,15 @@ struct TaskList<Payload> {
     var entry: Entry?
   }
 
+  /// What ``firstRunnable(from:below:state:)`` does with one entry, in the stragglers or in the ring alike: return
+  /// it, stop at the horizon, pass over it, or drop it (stale or withdrawn) and scan again after it.
+  private enum ScanStep {
+    case found(Entry)
+    case horizon
+    case next
+    case restart
+  }
+
   /// An entry that left the list, and why.
   struct Removal {
     let entry: Entry
@@ -292,6 +301,21 @@ struct TaskList<Payload> {
     var from = start ?? 0
     // Taking a stale entry may compact the storage (even move ring entries to the stragglers): after each,
     // the scan starts again from the next sequence number.
+    func step(_ candidate: Entry) -> ScanStep {
+      if candidate.seq >= horizon { return .horizon }
+      guard candidate.canBeStale else { return .found(candidate) }
+      let candidateState = state(candidate.payload)
+      switch candidateState {
+      case .runnable:
+        return .found(candidate)
+      case .parked, .preparing:
+        return .next
+      case .stale, .withdrawn:
+        skipped.append(leave(take(candidate.seq)!, candidateState))
+        from = candidate.seq + 1
+        return .restart
+      }
+    }
     scan: while true {
       // The stragglers first: each is older than every entry in the ring.
       var straggler = from < baseSeq ? stragglerLowerBound(from) : stragglers.count
@@ -300,18 +324,11 @@ struct TaskList<Payload> {
           straggler += 1
           continue
         }
-        if candidate.seq >= horizon { return (nil, skipped, true) }
-        guard candidate.canBeStale else { return (candidate, skipped, false) }
-        let candidateState = state(candidate.payload)
-        switch candidateState {
-        case .runnable:
-          return (candidate, skipped, false)
-        case .parked, .preparing:
-          straggler += 1
-        case .stale, .withdrawn:
-          skipped.append(leave(take(candidate.seq)!, candidateState))
-          from = candidate.seq + 1
-          continue scan
+        switch step(candidate) {
+        case .found(let entry): return (entry, skipped, false)
+        case .horizon: return (nil, skipped, true)
+        case .next: straggler += 1
+        case .restart: continue scan
         }
       }
       var index = from > baseSeq ? max(head, Int(clamping: from - baseSeq)) : head
@@ -320,18 +337,11 @@ struct TaskList<Payload> {
           index += 1
           continue
         }
-        if candidate.seq >= horizon { return (nil, skipped, true) }
-        guard candidate.canBeStale else { return (candidate, skipped, false) }
-        let candidateState = state(candidate.payload)
-        switch candidateState {
-        case .runnable:
-          return (candidate, skipped, false)
-        case .parked, .preparing:
-          index += 1
-        case .stale, .withdrawn:
-          skipped.append(leave(take(candidate.seq)!, candidateState))
-          from = candidate.seq + 1
-          continue scan
+        switch step(candidate) {
+        case .found(let entry): return (entry, skipped, false)
+        case .horizon: return (nil, skipped, true)
+        case .next: index += 1
+        case .restart: continue scan
         }
       }
       return (nil, skipped, false)
