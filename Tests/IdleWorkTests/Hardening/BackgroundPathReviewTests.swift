@@ -9,28 +9,6 @@ import XCTest
 final class BackgroundPathReviewTests: XCTestCase {
   // MARK: Frame clock
 
-  /// A frame clock as a display link is: it knows a frame only while running, and after a start only once
-  /// it has ticked.
-  @MainActor
-  final class LinkSource: FrameClockSource {
-    let driver: ManualPassDriver
-    var deadline: TimeInterval = 1.0 / 60
-    private(set) var isRunning = false
-    private(set) var stops = 0
-    private var hasTicked = false
-    init(_ driver: ManualPassDriver) { self.driver = driver }
-    func tick() { hasTicked = isRunning }
-    func start() { isRunning = true }
-    func stop() {
-      if isRunning { stops += 1 }
-      isRunning = false
-      hasTicked = false
-    }
-    func timeUntilDeadline() -> TimeInterval? { isRunning && hasTicked ? deadline - driver.now : nil }
-    var frameDuration: TimeInterval? { nil }
-    var startsTicking: Bool { true }
-  }
-
   /// BUG (Core/QueueCore.swift `updateFrameClock`, `clockIdleSince`): the 0.1 s keep-alive while only results
   /// are awaited is measured from `clockIdleSince`, which is reset only by an `updateFrameClock` that sees
   /// runnable work. Nothing resets it when a task is added (`enqueue` starts the clock but leaves the stale
@@ -43,14 +21,7 @@ final class BackgroundPathReviewTests: XCTestCase {
   /// against a frame it knows"). The existing test passes only because its queue ran a task just before.
   func testTheClockKeepsRunningForAResultDueSoonAfterTheQueueWasIdle() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let source = LinkSource(driver)
-      var configuration = IdleQueue.Configuration.scrollingFeed()
-      configuration.scrolling = .fitToFrames(source: { source })
-      let queue = IdleQueue(driver: driver, configuration: configuration)
-      queue.addTask(key: "learn the frame") {}
-      source.tick()
-      driver.runPass()
+      let (queue, driver, source) = PreparedReviewTests.queueOnALinkThatKnowsItsFrame()
       driver.runPass()  // idle: nothing pending
       driver.advance(by: 0.5)  // the user reads the screen for half a second
       source.deadline = driver.now + 1.0 / 60

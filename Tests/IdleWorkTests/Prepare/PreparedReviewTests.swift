@@ -507,6 +507,21 @@ final class PreparedReviewTests: XCTestCase {
 
   // MARK: Frame deadline
 
+  /// A `.scrollingFeed` queue on a manual driver whose frame clock is a ``LinkLikeSource``, after one pass that
+  /// ran a task at a tick: the clock knows its frame.
+  @MainActor
+  static func queueOnALinkThatKnowsItsFrame() -> (IdleQueue, ManualPassDriver, LinkLikeSource) {
+    let driver = ManualPassDriver()
+    let source = LinkLikeSource(driver)
+    var configuration = IdleQueue.Configuration.scrollingFeed()
+    configuration.scrolling = .fitToFrames(source: { source })
+    let queue = IdleQueue(driver: driver, configuration: configuration)
+    queue.addTask(key: "learn the frame") {}
+    source.tick()
+    driver.runPass()
+    return (queue, driver, source)
+  }
+
   /// A frame clock that knows a frame as a display link does: only while running, and after a start only
   /// once it has ticked (a paused link neither ticks nor has a target time).
   @MainActor
@@ -515,12 +530,15 @@ final class PreparedReviewTests: XCTestCase {
     /// When the next frame must be committed, on the driver's clock.
     var deadline: TimeInterval = 1.0 / 60
     private(set) var isRunning = false
+    /// Times a running link was stopped.
+    private(set) var stops = 0
     private var hasTicked = false
     init(_ driver: ManualPassDriver) { self.driver = driver }
     /// A vsync: a running link's callback comes.
     func tick() { hasTicked = isRunning }
     func start() { isRunning = true }
     func stop() {
+      if isRunning { stops += 1 }
       isRunning = false
       hasTicked = false
     }
@@ -534,14 +552,7 @@ final class PreparedReviewTests: XCTestCase {
   /// running past the deadline (idle), and runs in the first tracking pass after its arrival (scroll).
   func testAnArrivedApplyIsAdmittedAgainstTheFrame() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let source = LinkLikeSource(driver)
-      var configuration = IdleQueue.Configuration.scrollingFeed()
-      configuration.scrolling = .fitToFrames(source: { source })
-      let queue = IdleQueue(driver: driver, configuration: configuration)
-      queue.addTask(key: "learn the frame") {}
-      source.tick()
-      driver.runPass()
+      let (queue, driver, source) = PreparedReviewTests.queueOnALinkThatKnowsItsFrame()
       var applied: [Int] = []
       queue.addTask(key: 0, estimatedCost: 0.006) { _ in
         0
@@ -581,14 +592,7 @@ final class PreparedReviewTests: XCTestCase {
   /// arrives later starts it again, and its apply waits for the first frame rather than running unbounded.
   func testTheFrameClockStopsWhileOnlyALongPrepareRuns() {
     MainActor.assumeIsolated {
-      let driver = ManualPassDriver()
-      let source = LinkLikeSource(driver)
-      var configuration = IdleQueue.Configuration.scrollingFeed()
-      configuration.scrolling = .fitToFrames(source: { source })
-      let queue = IdleQueue(driver: driver, configuration: configuration)
-      queue.addTask(key: "learn the frame") {}
-      source.tick()
-      driver.runPass()
+      let (queue, driver, source) = PreparedReviewTests.queueOnALinkThatKnowsItsFrame()
       var applied: [Int] = []
       queue.addTask(key: 0, estimatedCost: 0.006) { _ in
         0
