@@ -145,13 +145,7 @@ final class PrefetchReviewTests: XCTestCase {
       _ = other.core.preparationMade()
       let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       defer { queue.invalidate() }
-      let gates = ["p0": Gate(), "p1": Gate(), "p2": Gate()]
-      let started = TextLog()
-      let prefetched = Preparation { (name: String, _) async -> String in
-        started.append(name)
-        await gates[name]!.wait()
-        return name
-      }
+      let (gates, started, prefetched) = PrefetchWorkerTests.gatedPreparation(["p0", "p1", "p2"])
       defer { Task { for gate in gates.values { await gate.open() } } }
       queue.prefetch(["p0", "p1", "p2"], with: prefetched)
       spin(until: { started.entries.count == 2 }, timeout: 5)
@@ -159,19 +153,14 @@ final class PrefetchReviewTests: XCTestCase {
       let line = queue.core.preparation!.line
       // A scroll is tracked, and a visible row comes with both of the queue's workers busy.
       line.pool.noteTracking()
-      let visible = Preparation { (name: String, _) -> String in name }
-      let cell = Cell()
-      queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "row 0", with: visible) { cell, image in cell.shown.append(image) }
+      let cell = PrefetchWorkerTests.showRow(0, on: queue)
       line.pool.noteTracking()
       Task { await gates["p0"]!.open() }
       spin(until: { cell.shown == ["row 0"] }, timeout: 5)
       XCTAssertEqual(cell.shown, ["row 0"])
       // The next visible row, still during the scroll: it must find one of the queue's workers free.
       line.pool.noteTracking()
-      let next = Cell()
-      queue.bind(next, to: 1)
-      queue.addTask(for: next, at: 1, preparing: "row 1", with: visible) { cell, image in cell.shown.append(image) }
+      let next = PrefetchWorkerTests.showRow(1, on: queue)
       spin(until: { next.shown == ["row 1"] }, timeout: 3)
       XCTAssertEqual(
         next.shown, ["row 1"],
@@ -187,22 +176,13 @@ final class PrefetchReviewTests: XCTestCase {
     MainActor.assumeIsolated {
       let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       defer { queue.invalidate() }
-      let gates = ["p0": Gate(), "p1": Gate(), "p2": Gate()]
-      let started = TextLog()
-      let prefetched = Preparation { (name: String, _) async -> String in
-        started.append(name)
-        await gates[name]!.wait()
-        return name
-      }
+      let (gates, started, prefetched) = PrefetchWorkerTests.gatedPreparation(["p0", "p1", "p2"])
       defer { Task { for gate in gates.values { await gate.open() } } }
       queue.prefetch(["p0", "p1", "p2"], with: prefetched)
       spin(until: { started.entries.count == 2 }, timeout: 5)
       let line = queue.core.preparation!.line
       line.pool.noteTracking()
-      let visible = Preparation { (name: String, _) -> String in name }
-      let cell = Cell()
-      queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "row 0", with: visible) { cell, image in cell.shown.append(image) }
+      let cell = PrefetchWorkerTests.showRow(0, on: queue)
       line.pool.noteTracking()
       Task { await gates["p0"]!.open() }
       spin(until: { cell.shown == ["row 0"] }, timeout: 5)

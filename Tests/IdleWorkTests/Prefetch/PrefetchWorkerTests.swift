@@ -21,6 +21,32 @@ final class PrefetchWorkerTests: XCTestCase {
     }
   }
 
+  /// A preparation of named contents that logs each start and waits, once started, until the test opens the
+  /// content's gate.
+  static func gatedPreparation(
+    _ names: [String]
+  ) -> (gates: [String: Gate], started: TextLog, preparation: Preparation<String, String>) {
+    let gates = Dictionary(uniqueKeysWithValues: names.map { ($0, Gate()) })
+    let started = TextLog()
+    let preparation = Preparation { (name: String, _) async -> String in
+      started.append(name)
+      await gates[name]!.wait()
+      return name
+    }
+    return (gates, started, preparation)
+  }
+
+  /// `cellForRowAt` for `row` (content "row N", prepared at once when a worker takes it): the cell it fills.
+  @MainActor
+  static func showRow(_ row: Int, on queue: IdleQueue) -> PrefetchTests.Cell {
+    let visible = Preparation { (name: String, _) -> String in name }
+    let cell = PrefetchTests.Cell()
+    queue.bind(cell, to: row)
+    queue.addTask(for: cell, at: row, preparing: "row \(row)", with: visible) { cell, image in cell.shown.append(image)
+    }
+    return cell
+  }
+
   /// Whether the caller runs on the main thread (a synchronous function, callable from `async` code).
   static func onMainThread() -> Bool { Thread.isMainThread }
 
@@ -116,23 +142,14 @@ final class PrefetchWorkerTests: XCTestCase {
     MainActor.assumeIsolated {
       let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       defer { queue.invalidate() }
-      let gates = ["p0": Gate(), "p1": Gate(), "p2": Gate()]
-      let started = TextLog()
-      let prefetched = Preparation { (name: String, _) async -> String in
-        started.append(name)
-        await gates[name]!.wait()
-        return name
-      }
+      let (gates, started, prefetched) = PrefetchWorkerTests.gatedPreparation(["p0", "p1", "p2"])
       queue.prefetch(["p0", "p1", "p2"], with: prefetched)
       spin(until: { started.entries.count == 2 }, timeout: 5)
       XCTAssertEqual(started.entries.sorted(), ["p0", "p1"], "at rest, prefetches use every worker")
       let line = queue.core.preparation!.line
       // A scroll is tracked, and a visible row comes with both workers busy.
       line.pool.noteTracking()
-      let visible = Preparation { (name: String, _) -> String in name }
-      let cell = PrefetchTests.Cell()
-      queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "row 0", with: visible) { cell, image in cell.shown.append(image) }
+      let cell = PrefetchWorkerTests.showRow(0, on: queue)
       line.pool.noteTracking()
       Task { await gates["p0"]!.open() }
       spin(until: { cell.shown == ["row 0"] }, timeout: 5)
