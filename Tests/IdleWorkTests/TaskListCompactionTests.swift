@@ -40,18 +40,9 @@ final class TaskListCompactionTests: XCTestCase {
       let (queue, driver) = manualQueue()
       let cell = FakeCell()
       var ran: [String] = []
-      var executed = 0
       queue.addTask(for: cell, at: row(0)) { _ in ran.append("parked") }
       queue.cellDidEndDisplaying(cell, at: row(0))
-      for i in 0..<Self.cycles {
-        queue.addTask(key: i) { executed += 1 }
-        driver.runPass()
-      }
-      XCTAssertEqual(executed, Self.cycles)
-      XCTAssertEqual(queue.pendingTaskCount, 1)
-      XCTAssertLessThanOrEqual(
-        queue.core.list.storageCount, Self.storageBound,
-        "one pending task holds \(queue.core.list.storageCount) slots after \(Self.cycles) tasks ran behind it")
+      Self.runTasksBehindThePinnedOne(on: queue, driver)
       queue.addTask(key: "after") { ran.append("after") }
       queue.cellWillDisplay(cell, at: row(0))
       driver.drain()
@@ -67,25 +58,35 @@ final class TaskListCompactionTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()
       var applied: [Int] = []
-      var executed = 0
       queue.addTask(key: "slow") { _ in
         42
       } apply: {
         applied.append($0)
       }
-      for i in 0..<Self.cycles {
-        queue.addTask(key: i) { executed += 1 }
-        driver.runPass()
-      }
-      XCTAssertEqual(executed, Self.cycles)
-      XCTAssertEqual(queue.pendingTaskCount, 1)
-      XCTAssertLessThanOrEqual(
-        queue.core.list.storageCount, Self.storageBound,
-        "one pending task holds \(queue.core.list.storageCount) slots after \(Self.cycles) tasks ran behind it")
+      Self.runTasksBehindThePinnedOne(on: queue, driver)
       XCTAssertEqual(driver.runPreparations(), 1)
       driver.drain()
       XCTAssertEqual(applied, [42])
       XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
     }
+  }
+
+  /// Adds and runs ``cycles`` tasks one pass at a time behind the one pending task at the head, then checks that
+  /// they all ran, the pinned one is still pending, and the storage stayed small.
+  @MainActor
+  private static func runTasksBehindThePinnedOne(
+    on queue: IdleQueue, _ driver: ManualPassDriver, file: StaticString = #filePath, line: UInt = #line
+  ) {
+    var executed = 0
+    for i in 0..<cycles {
+      queue.addTask(key: i) { executed += 1 }
+      driver.runPass()
+    }
+    XCTAssertEqual(executed, cycles, file: file, line: line)
+    XCTAssertEqual(queue.pendingTaskCount, 1, file: file, line: line)
+    XCTAssertLessThanOrEqual(
+      queue.core.list.storageCount, storageBound,
+      "one pending task holds \(queue.core.list.storageCount) slots after \(cycles) tasks ran behind it",
+      file: file, line: line)
   }
 }
