@@ -145,19 +145,8 @@ final class PrefetchReviewTests: XCTestCase {
       _ = other.core.preparationMade()
       let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       defer { queue.invalidate() }
-      let (gates, started, prefetched) = PrefetchWorkerTests.gatedPreparation(["p0", "p1", "p2"])
+      let (gates, started, line) = PrefetchWorkerTests.showARowWhilePrefetchesHoldTheWorkers(on: queue)
       defer { Task { for gate in gates.values { await gate.open() } } }
-      queue.prefetch(["p0", "p1", "p2"], with: prefetched)
-      spin(until: { started.entries.count == 2 }, timeout: 5)
-      XCTAssertEqual(started.entries.sorted(), ["p0", "p1"])
-      let line = queue.core.preparation!.line
-      // A scroll is tracked, and a visible row comes with both of the queue's workers busy.
-      line.pool.noteTracking()
-      let cell = PrefetchWorkerTests.showRow(0, on: queue)
-      line.pool.noteTracking()
-      Task { await gates["p0"]!.open() }
-      spin(until: { cell.shown == ["row 0"] }, timeout: 5)
-      XCTAssertEqual(cell.shown, ["row 0"])
       // The next visible row, still during the scroll: it must find one of the queue's workers free.
       line.pool.noteTracking()
       let next = PrefetchWorkerTests.showRow(1, on: queue)
@@ -176,17 +165,8 @@ final class PrefetchReviewTests: XCTestCase {
     MainActor.assumeIsolated {
       let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       defer { queue.invalidate() }
-      let (gates, started, prefetched) = PrefetchWorkerTests.gatedPreparation(["p0", "p1", "p2"])
+      let (gates, started, _) = PrefetchWorkerTests.showARowWhilePrefetchesHoldTheWorkers(on: queue)
       defer { Task { for gate in gates.values { await gate.open() } } }
-      queue.prefetch(["p0", "p1", "p2"], with: prefetched)
-      spin(until: { started.entries.count == 2 }, timeout: 5)
-      let line = queue.core.preparation!.line
-      line.pool.noteTracking()
-      let cell = PrefetchWorkerTests.showRow(0, on: queue)
-      line.pool.noteTracking()
-      Task { await gates["p0"]!.open() }
-      spin(until: { cell.shown == ["row 0"] }, timeout: 5)
-      XCTAssertEqual(cell.shown, ["row 0"])
       // The scroll ends: no more tracking passes. p1 (a slow download) still runs; p2 should start on the free
       // worker once the pacing lapses.
       spin(until: { started.entries.count == 3 }, timeout: 3)

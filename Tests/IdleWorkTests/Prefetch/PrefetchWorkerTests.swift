@@ -47,6 +47,29 @@ final class PrefetchWorkerTests: XCTestCase {
     return cell
   }
 
+  /// On a queue with two workers and nothing else running: three gated prefetches, of which two start (at rest,
+  /// prefetches use every worker); then, during a tracked scroll, a visible row comes with both workers busy,
+  /// the first prefetch finishes, and the row is shown before the third prefetch starts. Returns the gates (p1
+  /// and p2 still closed), the log of starts and the queue's line.
+  @MainActor
+  static func showARowWhilePrefetchesHoldTheWorkers(
+    on queue: IdleQueue, file: StaticString = #filePath, line: UInt = #line
+  ) -> (gates: [String: Gate], started: TextLog, line: RenderLine) {
+    let (gates, started, prefetched) = gatedPreparation(["p0", "p1", "p2"])
+    queue.prefetch(["p0", "p1", "p2"], with: prefetched)
+    spin(until: { started.entries.count == 2 }, timeout: 5)
+    XCTAssertEqual(
+      started.entries.sorted(), ["p0", "p1"], "at rest, prefetches use every worker", file: file, line: line)
+    let renderLine = queue.core.preparation!.line
+    renderLine.pool.noteTracking()
+    let cell = showRow(0, on: queue)
+    renderLine.pool.noteTracking()
+    Task { await gates["p0"]!.open() }
+    spin(until: { cell.shown == ["row 0"] }, timeout: 5)
+    XCTAssertEqual(cell.shown, ["row 0"], "the visible row went before the waiting prefetch", file: file, line: line)
+    return (gates, started, renderLine)
+  }
+
   /// Whether the caller runs on the main thread (a synchronous function, callable from `async` code).
   static func onMainThread() -> Bool { Thread.isMainThread }
 
@@ -142,18 +165,7 @@ final class PrefetchWorkerTests: XCTestCase {
     MainActor.assumeIsolated {
       let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       defer { queue.invalidate() }
-      let (gates, started, prefetched) = PrefetchWorkerTests.gatedPreparation(["p0", "p1", "p2"])
-      queue.prefetch(["p0", "p1", "p2"], with: prefetched)
-      spin(until: { started.entries.count == 2 }, timeout: 5)
-      XCTAssertEqual(started.entries.sorted(), ["p0", "p1"], "at rest, prefetches use every worker")
-      let line = queue.core.preparation!.line
-      // A scroll is tracked, and a visible row comes with both workers busy.
-      line.pool.noteTracking()
-      let cell = PrefetchWorkerTests.showRow(0, on: queue)
-      line.pool.noteTracking()
-      Task { await gates["p0"]!.open() }
-      spin(until: { cell.shown == ["row 0"] }, timeout: 5)
-      XCTAssertEqual(cell.shown, ["row 0"], "the visible row went before the waiting prefetch")
+      let (gates, started, line) = PrefetchWorkerTests.showARowWhilePrefetchesHoldTheWorkers(on: queue)
       // The worker that ran the row went on at once, with p1 still running: p2 must not have started.
       XCTAssertEqual(line.waitingCount, 1, "prefetches took every worker during a scroll: \(started.entries)")
       Task {
