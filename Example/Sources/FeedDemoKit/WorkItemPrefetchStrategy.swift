@@ -11,16 +11,11 @@ import Foundation
 /// items that have not started, as ``WorkItemStrategy`` does.
 @MainActor
 final class WorkItemPrefetchStrategy: FeedStrategy {
-  /// An item's state: a cancelled item that never started ends its job at `cancel()`.
-  private final class Item: Sendable {
-    enum State { case queued, running, cancelled }
-    let state = Locked(State.queued)
-  }
 
   /// One image being drawn: its item, and the cells waiting for it (none for a prefetch nobody asked for yet).
   @MainActor
   private final class Job {
-    let item = Item()
+    let item = WorkItemState()
     var work: DispatchWorkItem?
     var waiting: [DrawRequest] = []
   }
@@ -76,12 +71,7 @@ final class WorkItemPrefetchStrategy: FeedStrategy {
     let item = job.item
     let render = content.job
     let work = DispatchWorkItem { @Sendable [weak self] in
-      let start = item.state.withValue { state -> Bool in
-        guard state == .queued else { return false }
-        state = .running
-        return true
-      }
-      guard start else { return }
+      guard item.start() else { return }
       let image = render.render()
       DispatchQueue.main.async {
         MainActor.assumeIsolated {
@@ -119,11 +109,7 @@ final class WorkItemPrefetchStrategy: FeedStrategy {
   /// `cancel()`: stops an item that has not started; returns whether it had not.
   @discardableResult
   private func cancel(_ job: Job) -> Bool {
-    let ended = job.item.state.withValue { state -> Bool in
-      guard state == .queued else { return false }
-      state = .cancelled
-      return true
-    }
+    let ended = job.item.cancel()
     job.work?.cancel()
     if ended { ledger?.jobEnded() }
     return ended

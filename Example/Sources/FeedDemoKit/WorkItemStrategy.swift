@@ -11,13 +11,8 @@ import Foundation
 /// place with new content.
 @MainActor
 final class WorkItemStrategy: FeedStrategy {
-  /// An item's state: a cancelled item that never started ends its job at `cancel()`.
-  private final class Item: Sendable {
-    enum State { case queued, running, cancelled }
-    let state = Locked(State.queued)
-  }
 
-  private var items: [Int: [(item: Item, work: DispatchWorkItem)]] = [:]
+  private var items: [Int: [(item: WorkItemState, work: DispatchWorkItem)]] = [:]
   private var ledger: RenderLedger?
   private var installed = false
 
@@ -30,17 +25,12 @@ final class WorkItemStrategy: FeedStrategy {
     let ledger = request.ledger
     let indexPath = request.indexPath
     let cell = request.cell
-    let item = Item()
+    let item = WorkItemState()
     // `@Sendable`: the block runs on a worker; without it the closure would inherit the main actor.
     let work = DispatchWorkItem { @Sendable [weak self] in
       // `cancel()` before the start keeps the item from running (modelled by the state, so that its job is
       // ended exactly once).
-      let start = item.state.withValue { state -> Bool in
-        guard state == .queued else { return false }
-        state = .running
-        return true
-      }
-      guard start else { return }
+      guard item.start() else { return }
       guard let image = job.render() else {
         ledger.jobEnded()
         return
@@ -53,7 +43,7 @@ final class WorkItemStrategy: FeedStrategy {
         }
       }
     }
-    items[request.row, default: []].removeAll { $0.item.state.value != .queued }
+    items[request.row, default: []].removeAll { !$0.item.isQueued }
     items[request.row, default: []].append((item, work))
     ledger.jobStarted()
     DispatchQueue.global(qos: .userInitiated).async(execute: work)
@@ -66,12 +56,8 @@ final class WorkItemStrategy: FeedStrategy {
     }
   }
 
-  private func cancel(_ entry: (item: Item, work: DispatchWorkItem)) {
-    let ended = entry.item.state.withValue { state -> Bool in
-      guard state == .queued else { return false }
-      state = .cancelled
-      return true
-    }
+  private func cancel(_ entry: (item: WorkItemState, work: DispatchWorkItem)) {
+    let ended = entry.item.cancel()
     entry.work.cancel()
     if ended { ledger?.jobEnded() }
   }
@@ -91,4 +77,32 @@ final class WorkItemStrategy: FeedStrategy {
     discardPending()
     installed = false
   }
+}
+
+/// A work item's state, as the `DispatchWorkItem` strategies model `cancel()`: an item cancelled before it started
+/// never runs (and its job ends at the cancel, exactly once); one that started runs on.
+final class WorkItemState: Sendable {
+  enum State { case queued, running, cancelled }
+  private let state = Locked(State.queued)
+
+  /// The item starts: whether it may (it was not cancelled first).
+  func start() -> Bool {
+    state.withValue { state in
+      guard state == .queued else { return false }
+      state = .running
+      return true
+    }
+  }
+
+  /// `cancel()`: whether it stopped an item that had not started.
+  func cancel() -> Bool {
+    state.withValue { state in
+      guard state == .queued else { return false }
+      state = .cancelled
+      return true
+    }
+  }
+
+  /// Whether it is still waiting to start.
+  var isQueued: Bool { state.value == .queued }
 }
