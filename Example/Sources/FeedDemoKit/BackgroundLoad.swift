@@ -11,6 +11,9 @@ final class BackgroundLoad: @unchecked Sendable {
 
   private let lock = NSLock()
   private var stopped = false
+  /// Cycles the thread has begun (for tests: it runs), and whether it has ended.
+  private var cycles = 0
+  private var ended = false
   private let finished = DispatchSemaphore(value: 0)
 
   /// Starts a thread busy for `duty` (0...1) of a core.
@@ -19,11 +22,13 @@ final class BackgroundLoad: @unchecked Sendable {
     let thread = Thread { [self] in
       var sink: UInt64 = 0
       while !isStopped {
+        lock.withLock { cycles += 1 }
         let end = DispatchTime.now().uptimeNanoseconds + busy
         while DispatchTime.now().uptimeNanoseconds < end { sink = sink &* 6_364_136_223_846_793_005 &+ 1 }
         Thread.sleep(forTimeInterval: Double(Self.period - busy) / 1e9)  // the idle part of the cycle
       }
       withExtendedLifetime(sink) {}
+      lock.withLock { ended = true }
       finished.signal()
     }
     thread.name = "FeedDemo background load"
@@ -35,6 +40,12 @@ final class BackgroundLoad: @unchecked Sendable {
     defer { lock.unlock() }
     return stopped
   }
+
+  /// Cycles the load's thread has begun so far.
+  var cyclesBegun: Int { lock.withLock { cycles } }
+
+  /// Whether the load's thread has ended.
+  var hasEnded: Bool { lock.withLock { ended } }
 
   /// Stops the load and waits for its thread to end.
   func stop() {

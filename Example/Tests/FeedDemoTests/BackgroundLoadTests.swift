@@ -5,18 +5,16 @@ import XCTest
 
 /// The `busy` profile's load: a thread of its own for the scenario, gone when it stops; the profile asks for it.
 final class BackgroundLoadTests: XCTestCase {
+  /// The load cycles on its own thread while the main thread waits, and its thread has ended once `stop()`
+  /// returns.
   func testTheLoadRunsOnAThreadOfItsOwnUntilStopped() {
-    let before = ProcessProbe.liveThreads()
     let load = BackgroundLoad(duty: 0.5)
     let deadline = Date().addingTimeInterval(5)
-    while ProcessProbe.liveThreads() <= before, Date() < deadline {
-      _ = RunLoop.main.run(mode: .default, before: Date())
-    }
-    XCTAssertEqual(ProcessProbe.liveThreads(), before + 1, "the load's thread")
+    while load.cyclesBegun < 3, Date() < deadline { _ = RunLoop.main.run(mode: .default, before: Date()) }
+    XCTAssertGreaterThanOrEqual(load.cyclesBegun, 3, "the load did not run beside the main thread")
+    XCTAssertFalse(load.hasEnded)
     load.stop()
-    let gone = Date().addingTimeInterval(5)
-    while ProcessProbe.liveThreads() > before, Date() < gone { _ = RunLoop.main.run(mode: .default, before: Date()) }
-    XCTAssertEqual(ProcessProbe.liveThreads(), before, "the load's thread outlived stop()")
+    XCTAssertTrue(load.hasEnded, "the load's thread outlived stop()")
   }
 
   func testOnlyTheBusyProfileLoadsTheMachine() {
