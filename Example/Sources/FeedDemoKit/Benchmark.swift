@@ -12,6 +12,7 @@ struct Benchmark {
   /// Runs everything and returns the report. Progress goes to stderr.
   func run() -> BenchmarkReport {
     let started = Clock.now
+    let load = MachineLoad.Watch()
     let settings: ScenarioSettings = options.quick ? .quick : .full
     RunLoopModes.install()
     Self.warmUpDispatch()
@@ -20,7 +21,11 @@ struct Benchmark {
     progress(
       "FeedDemo: \(options.profiles.map(\.rawValue).joined(separator: ",")) × "
         + "\(options.refreshRates.map { "\($0) Hz" }.joined(separator: ", ")) × \(options.strategies.count) strategies "
-        + "× \(options.runs) run(s); image draw \(fmt(imageDrawMs, 2)) ms")
+        + "× \(options.runs) run(s) = \(scenarioCount) feed runs; image draw \(fmt(imageDrawMs, 2)) ms")
+    if let before = load.otherCores(), MachineLoad.isBusy(before) {
+      progress(MachineLoad.sentence(before, processors: ProcessInfo.processInfo.activeProcessorCount))
+    }
+    var done = 0
 
     let bound = ContentBound()
     let runner = ScenarioRunner(settings: settings, bound: bound)
@@ -42,17 +47,8 @@ struct Benchmark {
             let result = runner.run(kind, profile: profile, refreshHz: hz)
             feedRuns["\(profile.rawValue)/\(hz)/\(kind.rawValue)", default: []].append(result)
             if debug { dumpDrops(result) }
-            progress(
-              "  run \(run)/\(options.runs) \(profile.rawValue) \(hz) Hz \(kind.displayName): dropped "
-                + "\(fmt(result[.droppedFrames], 0)), blank \(fmt(result[.blankCellSeconds], 2)) cell·s, "
-                + "\(Self.contentText(result, profile: profile)), stale "
-                + "\(fmt(result[.staleExecutions], 0)), vis.evicted \(fmt(result[.visibleTasksEvicted], 0)), wakes/s "
-                + "\(fmt(result[.idleWakeupsPerSecond], 1)), CPU \(fmt(result[.cpuMs], 0)) ms (main "
-                + "\(fmt(result[.mainThreadCpuMs], 0))), wasted \(fmt(result[.rendersWasted], 0)), wrong-cell "
-                + "\(fmt(result[.wrongCellApplies], 0)), flicker \(fmt(result[.flicker], 0)), threads "
-                + "\(fmt(result[.peakThreads], 0)), results \(fmt(result[.peakResultBytes] / 1e6, 1)) MB, blank bound "
-                + "\(fmt(result[.blankCellSecondsLowerBound], 2)) (\(fmt(Clock.milliseconds(from: begin, to: Clock.now) / 1000, 1)) s)"
-            )
+            done += 1
+            progress(progressLine(done: done, run: run, profile: profile, hz: hz, kind: kind, result: result, since: started, began: begin))
           }
         }
       }
@@ -127,7 +123,26 @@ struct Benchmark {
     return BenchmarkReport(
       command: command, options: options, settings: settings, machine: MachineInfo.current(),
       imageDrawMs: imageDrawMs, feed: feed, throughput: throughput, enqueue: enqueue, arrayAppend: arrayAppend,
-      elapsedSeconds: Double(Clock.now - started) / 1e9)
+      elapsedSeconds: Double(Clock.now - started) / 1e9, otherCores: load.otherCores())
+  }
+
+  /// Feed runs the options ask for.
+  var scenarioCount: Int { options.profiles.count * options.refreshRates.count * options.strategies.count * options.runs }
+
+  /// One feed run's progress line: how far, an estimate of the time left, the run's headline figures.
+  private func progressLine(
+    done: Int, run: Int, profile: Profile, hz: Int, kind: StrategyKind, result: ScenarioResult, since started: UInt64,
+    began: UInt64
+  ) -> String {
+    let elapsed = Double(Clock.now - started) / 1e9
+    let left = elapsed / Double(done) * Double(scenarioCount - done)
+    let counter = "[\(done)/\(scenarioCount), ~\(Int(left.rounded(.up)) / 60):\(String(format: "%02d", Int(left.rounded(.up)) % 60)) left]"
+    var line = "\(counter) run \(run) \(profile.rawValue) \(hz) Hz \(kind.displayName): dropped \(fmt(result[.droppedFrames], 0)), "
+      + "blank \(fmt(result[.blankCellSeconds], 2)) cell·s, \(Self.contentText(result, profile: profile))"
+    if kind.isBackground {
+      line += ", wasted \(fmt(result[.rendersWasted], 0)), wrong-cell \(fmt(result[.wrongCellApplies], 0)), flicker \(fmt(result[.flicker], 0))"
+    }
+    return line + " (\(fmt(Clock.milliseconds(from: began, to: Clock.now) / 1000, 1)) s)"
   }
 
   /// `strategies` rotated left by a third of their count per round (round 0: as given), so that over three

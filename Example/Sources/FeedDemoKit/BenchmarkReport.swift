@@ -32,6 +32,8 @@ struct BenchmarkReport {
   let enqueue: [(strategy: StrategyKind, stat: Stat)]
   let arrayAppend: Stat?
   let elapsedSeconds: Double
+  /// Other processes' average CPU use over the run, in cores (``MachineLoad``; `nil`: unknown).
+  let otherCores: Double?
 
   /// The feed figures of `profile` at `hz`, in strategy order.
   func feed(_ profile: Profile, _ hz: Int) -> [FeedFigure] {

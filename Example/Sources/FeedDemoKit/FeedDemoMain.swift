@@ -24,7 +24,11 @@ public enum FeedDemoMain {
     let report = Benchmark(options: options, command: command).run()
     let json = JSONReport.document(report).rendered() + "\n"
     let markdown = TableReport.render(report) + "\n"
-    print(options.json ? json : markdown, terminator: "")
+    if options.json {
+      print(json, terminator: "")
+    } else if options.tables {
+      print(markdown)
+    }
     var outputs: [(path: String, text: String, what: String)] = []
     if let path = options.jsonPath { outputs.append((path, json, "JSON")) }
     if let path = options.markdownPath { outputs.append((path, markdown, "markdown")) }
@@ -44,9 +48,13 @@ public enum FeedDemoMain {
         return 1
       }
     }
-    // The closing words, on stderr (stdout stays the tables or the JSON document alone).
-    let closing = [""] + Verdict.lines(report) + [Verdict.savedLine(written, printedJSON: options.json)]
-    FileHandle.standardError.write(Data((closing.joined(separator: "\n") + "\n").utf8))
+    // The verdict ends stdout (at most ten lines), or goes to stderr when stdout is the JSON document alone.
+    let verdict = Verdict.lines(report, written: written, printedJSON: options.json).joined(separator: "\n") + "\n"
+    if options.json {
+      FileHandle.standardError.write(Data(("\n" + verdict).utf8))
+    } else {
+      print(verdict, terminator: "")
+    }
     return 0
   }
 }

@@ -94,6 +94,8 @@ enum JSONReport {
           ("cpu", .string(report.machine.cpuModel)), ("processors", .int(report.machine.processors)),
           ("uname", .string(report.machine.unameText)), ("loadAverage", .string(report.machine.loadAverage)),
           ("date", .string(report.machine.date)),
+          ("otherProcessesCores", report.otherCores.map { .number($0, 2) } ?? .null),
+          ("busy", .bool(MachineLoad.isBusy(report.otherCores))),
         ])
       ),
       (

@@ -12,24 +12,31 @@ struct Options: Sendable {
   var svgDirectory: String?
   /// The CI smoke run.
   var quick = false
+  /// The full sweep (`--full`): every profile, the headline's strategies and their peers.
+  var full = false
+  /// Print the markdown tables on stdout before the verdict.
+  var tables = false
   /// Profiles to run.
-  var profiles: [Profile] = Profile.allCases
+  var profiles: [Profile] = Sweep.newcomer.profiles
   /// Refresh rates to run at.
   var refreshRates: [Int] = [60, 120]
   /// Strategies to run.
-  var strategies: [StrategyKind] = StrategyKind.measuredByDefault
+  var strategies: [StrategyKind] = Sweep.newcomer.strategies
   /// Runs per figure (median, min and max are reported).
   var runs = 3
-  /// Skip the throughput workloads.
-  var skipThroughput = false
-  /// Skip the enqueue-cost measurement.
-  var skipEnqueueCost = false
+  /// Skip the throughput workloads (run by `--quick` and `--throughput` only).
+  var skipThroughput = true
+  /// Skip the enqueue-cost measurement (run by `--quick` and `--enqueue-cost` only).
+  var skipEnqueueCost = true
 
   static let usage = """
-    usage: FeedDemo [--quick] [--json] [--json-out PATH] [--markdown PATH] [--svg DIR] [--profile LIST]
-                    [--hz LIST] [--strategies LIST] [--runs N] [--no-throughput] [--no-enqueue-cost]
+    usage: FeedDemo [--full | --quick] [--tables] [--json] [--json-out PATH] [--markdown PATH] [--svg DIR]
+                    [--profile LIST] [--hz LIST] [--strategies LIST] [--runs N] [--throughput] [--enqueue-cost]
 
-      --quick             CI smoke run: reload and reloadSame at 60 Hz, 1 run, the default strategies (< 2 min)
+      (no flag)           the newcomer's run: \(Sweep.newcomer.summary) (~2 min on 2 cores)
+      --full              the full sweep: \(Sweep.full.summary) (< 20 min)
+      --quick             CI smoke run: \(Sweep.quick.summary), with the throughput workloads and addTask's cost
+      --tables            print the markdown tables (every figure) on stdout before the verdict
       --json              print only the JSON document on stdout (progress goes to stderr)
       --json-out PATH     also write the JSON document to PATH
       --markdown PATH     also write the markdown tables to PATH
@@ -37,11 +44,9 @@ struct Options: Sendable {
       --profile LIST      \(Profile.allCases.map(\.rawValue).joined(separator: ",")) (default: all)
       --hz LIST           refresh rates, default 60,120
       --strategies LIST   \(StrategyKind.allCases.map(\.rawValue).joined(separator: ","))
-                          (default: all but idleWork4ms, idleWork, dwuUnbind, runLoopQueueTuned,
-                          noGuard, idleWorkPrepare1/2/4)
       --runs N            runs per figure (default 3; --quick: 1)
-      --no-throughput     skip the throughput workloads
-      --no-enqueue-cost   skip the addTask cost measurement
+      --throughput        also run the throughput workloads (--no-throughput: skip them under --quick)
+      --enqueue-cost      also measure addTask's cost (--no-enqueue-cost: skip it under --quick)
     """
 
   /// Parses `arguments` (without the program name); on error, returns a message.
@@ -56,8 +61,10 @@ struct Options: Sendable {
       switch argument {
       case "--json": options.json = true
       case "--quick": options.quick = true
-      case "--no-throughput": options.skipThroughput = true
-      case "--no-enqueue-cost": options.skipEnqueueCost = true
+      case "--full": options.full = true
+      case "--tables": options.tables = true
+      case "--throughput", "--no-throughput", "--enqueue-cost", "--no-enqueue-cost":
+        explicit.insert(argument)
       case "--json-out", "--markdown", "--svg":
         guard let path = iterator.next() else { return .failure(OptionsError("\(argument) needs a path")) }
         if argument == "--json-out" { options.jsonPath = path }
@@ -89,6 +96,7 @@ struct Options: Sendable {
         }
         guard !kinds.isEmpty else { return .failure(OptionsError("--strategies needs a list")) }
         options.strategies = kinds
+        explicit.insert(argument)
       case "--runs":
         guard let value = iterator.next(), let runs = Int(value), runs >= 1 else {
           return .failure(OptionsError("--runs needs an integer >= 1"))
@@ -101,11 +109,15 @@ struct Options: Sendable {
         return .failure(OptionsError("unknown argument \(argument)"))
       }
     }
-    if options.quick {
-      if !explicit.contains("--hz") { options.refreshRates = [60] }
-      if !explicit.contains("--profile") { options.profiles = [.reload, .reloadSame] }
-      if !explicit.contains("--runs") { options.runs = 1 }
-    }
+    if options.quick && options.full { return .failure(OptionsError("--quick and --full exclude each other")) }
+    let sweep: Sweep = options.quick ? .quick : options.full ? .full : .newcomer
+    if !explicit.contains("--hz") { options.refreshRates = sweep.refreshRates }
+    if !explicit.contains("--profile") { options.profiles = sweep.profiles }
+    if !explicit.contains("--strategies") { options.strategies = sweep.strategies }
+    if !explicit.contains("--runs") { options.runs = sweep.runs }
+    options.skipThroughput = !explicit.contains("--throughput") && (!options.quick || explicit.contains("--no-throughput"))
+    options.skipEnqueueCost =
+      !explicit.contains("--enqueue-cost") && (!options.quick || explicit.contains("--no-enqueue-cost"))
     return .success(options)
   }
 }
