@@ -47,6 +47,14 @@ NAMES = {
     "idleWorkPrepare1": "IdleWork prepared, 1 worker",
     "idleWorkPrepare2": "IdleWork prepared, 2 workers",
     "idleWorkPrepare4": "IdleWork prepared, 4 workers",
+    "idleWorkPreparePrefetch": "**IdleWork prepared tasks, prefetching** (recommended, background)",
+    "workItemPrefetch": "`DispatchWorkItem` per draw, prefetching",
+    "textureAsyncPrefetch": "Texture async display, display range",
+    "msCachedAsyncPrefetch": "MSCachedAsyncViewDrawing, cache warmed in `prefetchRowsAt`",
+    "idleWorkFeedWhole": "**IdleWork `.scrollingFeed`**, whole draws",
+    "runLoopQueueTiles": "Texture `ASRunLoopQueue`, tiles",
+    "dwuTiles": "DWU, tiles",
+    "mainQueueTiles": "`DispatchQueue.main.async`, tiles",
 }
 
 # FeedDemo v3 (format revision 3): a second table per profile with what drawing costs and the background
@@ -80,7 +88,12 @@ RECOMMENDED = {"mainThread": "idleWorkFeed", "background": "idleWorkPrepare"}
 CHART_NAMES = {"idleWorkFeed": "IdleWork, main thread", "idleWorkPrepare": "IdleWork, background",
                "runLoopQueue": "Texture ASRunLoopQueue", "workItem": "DispatchWorkItem per draw",
                "textureAsync": "Texture async display", "msCachedAsync": "MSCachedAsyncViewDrawing",
-               "yyAsyncLayer": "YYAsyncLayer", "asyncDraw": "AsyncDraw"}
+               "yyAsyncLayer": "YYAsyncLayer", "asyncDraw": "AsyncDraw",
+               "idleWorkPreparePrefetch": "IdleWork, background, prefetching",
+               "runLoopQueueTiles": "Texture ASRunLoopQueue, tiles",
+               "workItemPrefetch": "DispatchWorkItem, prefetching",
+               "textureAsyncPrefetch": "Texture async display, ranges",
+               "msCachedAsyncPrefetch": "MSCachedAsyncViewDrawing, warmed"}
 
 
 def is_v3(document):
@@ -151,6 +164,8 @@ def figures(first):
                 for rate in rates:
                     label = f"{profile['name']} {rate} Hz {name} {metric}"
                     yield label, digits, lambda d, p=profile["name"], r=rate, n=name, m=metric: feed_stats(d, p, r, n, m)
+    if not first["throughput"]:
+        return
     rates = sorted({t["refreshHz"] for t in first["throughput"]})
     for name in (s["strategy"] for s in first["throughput"][0]["strategies"]):
         for mode in ("oneFrame", "batched"):
@@ -253,6 +268,99 @@ def headline_table(documents):
     print()
 
 
+# FeedDemo v4 (documents with "contests"): the README's one table. Each contest is an IdleWork setup and the
+# peers given the same work at the same granularity with the same levers (FeedDemo's Verdict.allContests); each
+# gets two rows, IdleWork's and its best peer's (the least blank cell·s over every profile-rate among the peers
+# that drop no more frames than IdleWork plus one per profile-rate; if none, the one that drops fewest), so at
+# most 8 rows. A cell is the sum over the profiles of the first document's medians, at each rate, with
+# [min–max] the sums of the smallest and of the largest run figures over every document that holds them. The
+# reload profiles count their blank cell·s from the reload on (their motion is light's).
+CONTEST_COLUMNS = [
+    ("droppedFrames", "Dropped frames", 0),
+    ("blank", "Blank cell·s", 2),
+    ("contentCompleteMs", "Content ms", 0),
+    ("faults", "Wrong-cell applies + flicker", 0),
+]
+
+
+def is_v4(document):
+    return "contests" in document
+
+
+def blank_metric(document, profile):
+    p = find(document["profiles"], "name", profile)
+    metrics = p["rates"][0]["strategies"][0]["metrics"]
+    if p.get("reloads") and "blankCellSecondsAfterReload" in metrics:
+        return "blankCellSecondsAfterReload"
+    return "blankCellSeconds"
+
+
+def stats_or_none(document, profile, rate, name, metric):
+    try:
+        if metric == "blank":
+            metric = blank_metric(document, profile)
+        if metric == "faults":
+            a = feed_stats(document, profile, rate, name, "wrongCellApplies")
+            b = feed_stats(document, profile, rate, name, "flicker")
+            return {k: value(a[k]) + value(b[k]) for k in ("median", "min", "max")}
+        return feed_stats(document, profile, rate, name, metric)
+    except (StopIteration, KeyError, IndexError):
+        return None
+
+
+def summed(documents, name, rate, metric):
+    """(median sum of the first document, sum of the smallest, sum of the largest) over its profiles."""
+    first = documents[0]
+    median = low = high = 0.0
+    for profile in (p["name"] for p in first["profiles"]):
+        runs = [s for s in (stats_or_none(d, profile, rate, name, metric) for d in documents) if s is not None]
+        median += value(runs[0]["median"])
+        low += min(value(s["min"]) for s in runs)
+        high += max(value(s["max"]) for s in runs)
+    return median, low, high
+
+
+def sum_text(triple, digits):
+    median, low, high = (None if x == math.inf else x for x in triple)
+    return figure([{"median": median, "min": low, "max": high}], digits)
+
+
+def contest_rows(first):
+    """(contest title, IdleWork setup, its best peer) for every contest of the first document."""
+    rates = [r["refreshHz"] for r in first["profiles"][0]["rates"]]
+    profiles = [p["name"] for p in first["profiles"]]
+
+    def total(name, metric):
+        return sum(value((stats_or_none(first, p, r, name, metric) or {"median": 0})["median"])
+                   for p in profiles for r in rates)
+
+    rows = []
+    for contest in first["contests"]:
+        mine, peers = contest["idleWork"], contest["peers"]
+        allowed = total(mine, "droppedFrames") + len(profiles) * len(rates)
+        smooth = [n for n in peers if total(n, "droppedFrames") <= allowed]
+        best = min(smooth, key=lambda n: total(n, "blank")) if smooth else min(
+            peers, key=lambda n: total(n, "droppedFrames"))
+        rows.append((contest["title"], mine, best))
+    return rows
+
+
+def contest_table(documents):
+    first = documents[0]
+    rates = [r["refreshHz"] for r in first["profiles"][0]["rates"]]
+    rate_label = " / ".join(map(str, rates)) + " Hz"
+    profiles = ", ".join(f"`{p['name']}`" for p in first["profiles"])
+    print(f"#### Each IdleWork setup against the best peer given the same work (sums over {profiles})\n")
+    print("| Contest | Strategy | " + " | ".join(f"{t} {rate_label}" for _, t, _ in CONTEST_COLUMNS) + " |")
+    print("|---" * (len(CONTEST_COLUMNS) + 2) + "|")
+    for title, mine, best in contest_rows(first):
+        for name in (mine, best):
+            cells = [" / ".join(sum_text(summed(documents, name, r, m), digits) for r in rates)
+                     for m, _, digits in CONTEST_COLUMNS]
+            print(f"| {title} | {NAMES.get(name, name)} | " + " | ".join(cells) + " |")
+    print()
+
+
 def throughput_table(documents):
     first = documents[0]
     rates = sorted({t["refreshHz"] for t in first["throughput"]})
@@ -285,7 +393,9 @@ def tables(documents):
     Example/RESULTS.md); for older ones every table."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        if is_v3(documents[0]):
+        if is_v4(documents[0]):
+            contest_table(documents)
+        elif is_v3(documents[0]):
             headline_table(documents)
         else:
             feed_tables(documents)
@@ -298,8 +408,11 @@ def headline_svg(documents):
     headline's strategies in every profile, one panel per refresh rate; a bar's label says its dropped frames
     when there were any."""
     first = documents[0]
-    rows = headline_rows(first)
-    kind = kinds(first)
+    if is_v4(first):
+        chosen = [r for r in contest_rows(first) if r[0] in ("Main thread, tiles", "Background, prefetching")]
+        rows = [name for _, mine, best in (chosen or contest_rows(first)[:2]) for name in (mine, best)]
+    else:
+        rows = headline_rows(first)
     profiles = [p["name"] for p in first["profiles"]]
     rates = [r["refreshHz"] for r in first["profiles"][0]["rates"]]
     colours = ["#1f6feb", "#8c959f", "#1a7f37", "#bf8700"]
@@ -307,14 +420,17 @@ def headline_svg(documents):
     group = len(rows) * bar + gap
     width = max(left + len(profiles) * group + 20, left + len(rows) * 200, 720)
     height = top + len(rates) * (panel_height + 40) + 10
-    blank = lambda d, p, r, n: feed_stats(d, p, r, n, "blankCellSeconds")
+    def blank(d, p, r, n):
+        metric = "blank" if is_v4(first) else "blankCellSeconds"
+        return stats_or_none(d, p, r, n, metric) or stats_or_none(first, p, r, n, metric)
     highest = max(max(value(blank(d, p, r, n)["max"]) for d in documents)
                   for p in profiles for r in rates for n in rows)
     highest = highest if highest not in (0, math.inf) else 1
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
            f'font-size="11"><rect width="100%" height="100%" fill="white"/>',
            f'<text x="{left}" y="16" font-size="13" font-weight="bold">Blank cell·s (lower is better): each kind\'s '
-           f'recommended IdleWork setup against its best peer</text>']
+           f'recommended IdleWork setup against its best peer' + (' given the same work (reloads: from the reload on)'
+                                                                  if is_v4(first) else '') + '</text>']
     for i, name in enumerate(rows):
         x = left + i * 200
         label = CHART_NAMES.get(name, NAMES.get(name, name).replace("*", "").replace("`", ""))
@@ -360,10 +476,19 @@ def check(new, documents):
     """Lists the new run's medians outside the printed ranges; returns (outside, total)."""
     outside = total = 0
     for label, digits, stats in figures(documents[0]):
-        runs = [stats(d) for d in documents]
+        try:
+            mine = stats(new)
+        except (StopIteration, KeyError, IndexError, TypeError):
+            continue  # the new run did not measure this figure (a newcomer's run checks its own subset)
+        runs = []
+        for d in documents:
+            try:
+                runs.append(stats(d))
+            except (StopIteration, KeyError, IndexError, TypeError):
+                pass
         low = text(min(value(s["min"]) for s in runs), digits)
         high = text(max(value(s["max"]) for s in runs), digits)
-        median = text(stats(new)["median"], digits)
+        median = text(mine["median"], digits)
         total += 1
         if not number(low) <= number(median) <= number(high):
             outside += 1

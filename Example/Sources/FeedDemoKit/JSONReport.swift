@@ -112,6 +112,16 @@ enum JSONReport {
         ])
       ),
       ("strategies", .array(strategies)),
+      (
+        "contests",
+        .array(
+          Verdict.contests(measured: report.options.strategies).map { contest in
+            .object([
+              ("title", .string(contest.title)), ("idleWork", .string(contest.idleWork.rawValue)),
+              ("peers", .array(contest.peers.map { .string($0.rawValue) })),
+            ])
+          })
+      ),
       ("profiles", .array(profiles)),
       ("throughput", .array(throughput)),
       ("addTaskCost", addTaskCost.isEmpty ? .null : .object(addTaskCost)),
