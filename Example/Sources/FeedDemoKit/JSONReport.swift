@@ -1,6 +1,6 @@
 /// The `--json` document (format 2, revision 3; every field documented in Example/README.md): the machine
-/// and settings, the strategies (their kind, the recommended IdleWork setup of each kind and the canaries
-/// flagged), then
+/// and settings, the strategies (their kind, the granularity their main-thread work is handed over at, the
+/// recommended IdleWork setup of each kind and the canaries flagged), then
 /// `profiles[] → rates[] → strategies[] → metrics{}` and `throughput[] → strategies[] → metrics{}`, every
 /// figure as `{median, min, max}` over the runs, and `addTaskCost`.
 enum JSONReport {
@@ -10,7 +10,8 @@ enum JSONReport {
     let strategies = report.options.strategies.map { kind -> JSONValue in
       .object([
         ("name", .string(kind.rawValue)), ("kind", .string(kind.kindName)), ("policy", .string(kind.policy)),
-        ("recommended", .bool(kind.isRecommended)), ("canary", .bool(kind.isCanary)),
+        ("granularity", .string(kind.granularity.rawValue)), ("recommended", .bool(kind.isRecommended)),
+        ("canary", .bool(kind.isCanary)),
       ])
     }
     let profiles = report.options.profiles.map { profile -> JSONValue in
