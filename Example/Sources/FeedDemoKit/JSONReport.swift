@@ -7,13 +7,7 @@ enum JSONReport {
   /// The document.
   static func document(_ report: BenchmarkReport) -> JSONValue {
     let s = report.settings
-    let strategies = report.options.strategies.map { kind -> JSONValue in
-      .object([
-        ("name", .string(kind.rawValue)), ("kind", .string(kind.kindName)), ("policy", .string(kind.policy)),
-        ("granularity", .string(kind.granularity.rawValue)), ("recommended", .bool(kind.isRecommended)),
-        ("canary", .bool(kind.isCanary)),
-      ])
-    }
+    let strategies = report.options.strategies.map(strategy)
     let profiles = report.options.profiles.map { profile -> JSONValue in
       let p = profile.settings
       let rates = report.options.refreshRates.map { hz -> JSONValue in
@@ -115,6 +109,16 @@ enum JSONReport {
       ("throughput", .array(throughput)),
       ("addTaskCost", addTaskCost.isEmpty ? .null : .object(addTaskCost)),
       ("elapsedSeconds", .number(report.elapsedSeconds, 1)),
+    ])
+  }
+
+  /// A strategy's entry in `strategies[]`: its name, kind, policy, the granularity its main-thread work is
+  /// handed over at (`"whole"` or `"tiles"`, ``StrategyKind/granularity``), and its flags.
+  static func strategy(_ kind: StrategyKind) -> JSONValue {
+    .object([
+      ("name", .string(kind.rawValue)), ("kind", .string(kind.kindName)), ("policy", .string(kind.policy)),
+      ("granularity", .string(kind.granularity.rawValue)), ("recommended", .bool(kind.isRecommended)),
+      ("canary", .bool(kind.isCanary)),
     ])
   }
 
