@@ -77,6 +77,25 @@ final class GranularityTests: XCTestCase {
     }
   }
 
+  /// DWU's 30-task limit counts tiles: three heavy draws are 36 tiles, so adding them drops the first draw's
+  /// first 6 tiles. That draw is counted evicted once, its later tiles are skipped and its image never shows;
+  /// the other two draw whole.
+  func testDWUAtTilesDropsTilesAndCountsTheirDrawEvictedOnce() {
+    MainActor.assumeIsolated {
+      let scene = Scene(.dwuTiles)
+      defer { scene.fixture.tearDown() }
+      let strategy = scene.strategy
+      let requests = [scene.request, scene.request(image: 1), scene.request(image: 2)]
+      for request in requests { strategy.schedule(request) }
+      XCTAssertEqual(strategy.pendingCount, DWUStrategy.defaultMaximumQueueLength)
+      XCTAssertEqual(scene.fixture.recorder.recording.evicted, 1, "one draw lost, counted once")
+      XCTAssertTrue(Self.turn { strategy.pendingCount == 0 })
+      XCTAssertEqual(requests.map(\.hasRun), [false, true, true])
+      XCTAssertEqual(requests[0].tilesDrawn, 0, "its tiles after the dropped ones are skipped")
+      XCTAssertEqual(scene.fixture.recorder.recording.draws.count, 2)
+    }
+  }
+
   /// `idleWorkFeedWhole` hands IdleWork one task per draw, which draws the image whole (no tile), and
   /// measures the draws' cost for the next tasks' `estimatedCost`.
   func testIdleWorkFeedWholeRunsOneTaskPerDraw() {
