@@ -29,6 +29,10 @@ extension StrategyKind {
     "idleWorkPrepare4": "IdleWork prepared, 4 workers",
     "idleWorkPreparePrefetch": "IdleWork, background, prefetching",
     "workItemPrefetch": "DispatchWorkItem per draw, prefetching",
+    "runLoopQueueTiles": "Texture ASRunLoopQueue, tiles",
+    "dwuTiles": "DWU (faithful), tiles",
+    "mainQueueTiles": "DispatchQueue.main.async, tiles",
+    "idleWorkFeedWhole": "IdleWork, main thread, whole draws",
   ]
 
   /// The markdown report's name: the README's, then the identifier `--strategies` and the JSON use.

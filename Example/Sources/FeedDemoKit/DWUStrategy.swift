@@ -20,6 +20,12 @@ import Foundation
 /// (what a careful user adds: `cell.currentIndexPath = nil` in `didEndDisplaying`, so the guard rejects
 /// the draws of a cell that left the screen) and ``Variant/noGuard``, the canary whose tasks draw without
 /// any guard and so must show stale executions.
+///
+/// At ``Granularity/tiles`` the app adds one task per tile, in order, each with the demo's guard
+/// (``DrawRequest/tileTasks(guarded:)``): a pass draws one tile (pop until `YES`), and the 30-task limit then
+/// counts tiles — 30 tiles are 2½ draws in `heavy` — which is what DWU does with work cut that fine. A
+/// dropped tile leaves its draw short (its later tiles are skipped, the image never shows): the draw is
+/// counted evicted once, when the tile it needed next is dropped.
 @MainActor
 final class DWUStrategy: FeedStrategy {
   /// How the app around DWU is written.
@@ -43,16 +49,23 @@ final class DWUStrategy: FeedStrategy {
     let run: @MainActor () -> Bool
     /// Benchmark bookkeeping only: told when DWU drops the unit.
     let request: DrawRequest?
+    /// Benchmark bookkeeping only: the tile the unit draws (``Granularity/tiles``), `nil` for a whole draw.
+    var tile: Int? = nil
   }
 
   private let variant: Variant
+  /// How the app cuts its draws into tasks.
+  private let granularity: Granularity
   private var tasks = FIFO<Unit>()
   private var maximumQueueLength = DWUStrategy.defaultMaximumQueueLength
   private var observer: CFRunLoopObserver?
   private var timer: CFRunLoopTimer?
 
-  /// Creates the strategy for `variant`.
-  init(variant: Variant) { self.variant = variant }
+  /// Creates the strategy for `variant`, the app's draws handed over at `granularity`.
+  init(variant: Variant, granularity: Granularity = .whole) {
+    self.variant = variant
+    self.granularity = granularity
+  }
 
   func install(for workload: Workload, displayLink: DisplayLink?) {
     // DWU exposes `maximumQueueLength` as a property; the bulk workload lifts it.
@@ -74,6 +87,12 @@ final class DWUStrategy: FeedStrategy {
 
   func schedule(_ request: DrawRequest) {
     let guarded = variant != .noGuard
+    if granularity == .tiles {
+      for (tile, task) in request.tileTasks(guarded: guarded).enumerated() {
+        addTask(Unit(run: task, request: request, tile: tile))
+      }
+      return
+    }
     addTask(
       Unit(
         run: {
@@ -115,9 +134,9 @@ final class DWUStrategy: FeedStrategy {
   /// DWU's `addTask:withKey:`: append, then drop the oldest if over the limit.
   private func addTask(_ unit: Unit) {
     tasks.append(unit)
-    if tasks.count > maximumQueueLength {
-      let dropped = tasks.popFirst()
-      dropped?.request?.reportEvicted()
+    if tasks.count > maximumQueueLength, let dropped = tasks.popFirst(), let request = dropped.request {
+      // A whole draw dropped, or the tile its draw needed next (later tiles of a draw already short: not again).
+      if dropped.tile.map(request.isNextTile) ?? true { request.reportEvicted() }
     }
   }
 

@@ -54,6 +54,20 @@ final class DrawRequest {
     return hasRun
   }
 
+  /// Tiles the draw is cut into (``FeedModel/tilesPerDraw``).
+  var tileCount: Int { feed.model.tilesPerDraw }
+
+  /// Whether tile `tile` is the one the draw needs next: every earlier tile is drawn and the image does not
+  /// show yet. A tile that was skipped (stale) or dropped (a queue limit) leaves every later one not next.
+  func isNextTile(_ tile: Int) -> Bool { !hasRun && tilesDrawn == tile }
+
+  /// Draws tile `tile` if it is the next (``isNextTile(_:)``), as ``runNextTile()``; returns whether it drew.
+  func runTile(_ tile: Int) -> Bool {
+    guard isNextTile(tile) else { return false }
+    _ = runNextTile()
+    return true
+  }
+
   /// What a worker thread needs to draw this image off the main thread.
   var job: RenderJob {
     RenderJob(model: feed.model, row: row, version: version, imageIndex: imageIndex, ledger: feed.ledger)

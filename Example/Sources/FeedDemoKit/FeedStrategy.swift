@@ -105,6 +105,17 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// draws into an `NSCache`-like cache (32 MB, as IdleWork's preset), cancelled in `cancelPrefetchingForRowsAt`;
   /// `cellForRow` applies a cached image at once, or waits for the row's prefetch under way, or starts its own.
   case workItemPrefetch
+  /// `runLoopQueue` given the app's draws as tiles (``Granularity/tiles``): one `ASRunLoopQueue` item per tile,
+  /// each with the guard — one tile per `BeforeWaiting` at its batch size of 1.
+  case runLoopQueueTiles
+  /// `dwu` given the app's draws as tiles: one DWU task per tile, each with the demo's guard; its 30-task
+  /// limit then counts tiles.
+  case dwuTiles
+  /// `mainQueue` given the app's draws as tiles: one `DispatchQueue.main.async` per tile, each with the guard.
+  case mainQueueTiles
+  /// `idleWorkFeed` given each draw whole (``Granularity/whole``): one `addTask(for:at:estimatedCost:_:)` per
+  /// draw, its estimated cost the draws' measured cost.
+  case idleWorkFeedWhole
 
   /// The strategies a run measures unless `--strategies` names others: every one but `idleWork4ms`, whose
   /// `.seconds` budget without a frame clock the recommended preset supersedes (left out to keep the full
@@ -119,6 +130,7 @@ enum StrategyKind: String, CaseIterable, Sendable {
   static let notMeasuredByDefault: Set<StrategyKind> = [
     .idleWork4ms, .idleWork, .dwuUnbind, .runLoopQueueTuned, .noGuard, .idleWorkPrepare1,
     .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch,
+    .runLoopQueueTiles, .dwuTiles, .mainQueueTiles, .idleWorkFeedWhole,
   ]
 
   /// Whether the strategy draws off the main thread (the apply is on it).
@@ -161,6 +173,12 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .idleWorkPrepare4: return IdleWorkStrategy(variant: .prepare(workers: 4))
     case .idleWorkPreparePrefetch: return IdleWorkStrategy(variant: .prepare(workers: nil), prefetching: true)
     case .workItemPrefetch: return WorkItemPrefetchStrategy()
+    case .runLoopQueueTiles:
+      return RunLoopQueueStrategy(
+        batchSize: RunLoopQueueStrategy.defaultBatchSize, ensureExclusiveMembership: true, granularity: .tiles)
+    case .dwuTiles: return DWUStrategy(variant: .faithful, granularity: .tiles)
+    case .mainQueueTiles: return MainQueueStrategy(granularity: .tiles)
+    case .idleWorkFeedWhole: return IdleWorkStrategy(variant: .scrollingFeedWhole)
     }
   }
 
@@ -213,6 +231,13 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .workItemPrefetch:
       return
         "DispatchWorkItem per draw, also started in prefetchRowsAt into a 32 MB cache, cancelled in cancelPrefetchingForRowsAt"
+    case .runLoopQueueTiles:
+      return "runLoopQueue given tiles: one item per tile (4 a rasterisation), index-path guard each"
+    case .dwuTiles: return "dwu given tiles: one task per tile (4 a rasterisation), the 30-task limit counting tiles"
+    case .mainQueueTiles:
+      return "mainQueue given tiles: one main.async per tile (4 a rasterisation), index-path guard each"
+    case .idleWorkFeedWhole:
+      return "idleWorkFeed given whole draws: one addTask(for:at:) per draw, estimatedCost the measured draw cost"
     }
   }
 }

@@ -30,6 +30,10 @@ final class IdleWorkStrategy: FeedStrategy {
     /// `.scrollingFeed(timeUntilNextFrame:)` preset, each image prepared off the main thread on `workers` worker
     /// threads (`nil`: the library's default) and applied in an idle pass.
     case prepare(workers: Int?)
+    /// The `.scrollingFeed(timeUntilNextFrame:)` preset given each draw whole (``Granularity/whole``): one
+    /// `addTask(for:at:estimatedCost:_:)` per draw, its estimated cost the draws' measured cost, so a pass
+    /// starts a draw only if the whole of it fits before the deadline.
+    case scrollingFeedWhole
   }
 
   private let variant: Variant
@@ -38,6 +42,9 @@ final class IdleWorkStrategy: FeedStrategy {
   /// A tile's measured cost in seconds (moving average, weight 1/4), as the app measures it; `nil` until
   /// the first tile is drawn.
   private var tileCost: TimeInterval?
+  /// A whole draw's measured cost in seconds (moving average, weight 1/4), as the app measures it; `nil`
+  /// until the first draw (``Variant/scrollingFeedWhole``).
+  private(set) var drawCost: TimeInterval?
 
   /// Whether rows about to appear are prefetched (`.prepare` only).
   private let prefetching: Bool
@@ -66,7 +73,7 @@ final class IdleWorkStrategy: FeedStrategy {
     switch variant {
     case .defaults: break
     case .milliseconds4: configuration.budget = .seconds(0.004)
-    case .scrollingFeed:
+    case .scrollingFeed, .scrollingFeedWhole:
       // The simulated CADisplayLink's targetTimestamp - now: what the preset reads on iOS.
       configuration = .scrollingFeed(timeUntilNextFrame: { [weak displayLink] in displayLink?.timeUntilNextFrame })
     case .prepare(let workers):
@@ -88,6 +95,7 @@ final class IdleWorkStrategy: FeedStrategy {
     let handle: IdleTaskHandle
     switch variant {
     case .scrollingFeed: handle = addTiledDraw(request, to: queue)
+    case .scrollingFeedWhole: handle = addWholeDraw(request, to: queue)
     case .prepare: handle = addPreparedDraw(request, to: queue)
     case .defaults, .milliseconds4:
       handle = queue.addTask(for: request.cell, at: request.indexPath) { _ in request.run() }
@@ -114,6 +122,18 @@ final class IdleWorkStrategy: FeedStrategy {
         if done { return .done }
       } while timeRemaining() > tileCost ?? .infinity
       return .moreToDo
+    }
+  }
+
+  /// The draw as one task (``Granularity/whole``), its estimated cost a whole draw's, once measured: a pass
+  /// starts it only if all of it fits before the frame deadline.
+  private func addWholeDraw(_ request: DrawRequest, to queue: IdleQueue) -> IdleTaskHandle {
+    queue.addTask(for: request.cell, at: request.indexPath, estimatedCost: drawCost) { [weak self] _ in
+      let start = Clock.now
+      request.run()
+      let seconds = Double(Clock.now - start) / 1e9
+      guard let self else { return }
+      drawCost = drawCost.map { $0 + 0.25 * (seconds - $0) } ?? seconds
     }
   }
 

@@ -1,18 +1,13 @@
 /// The `--json` document (format 2, revision 3; every field documented in Example/README.md): the machine
-/// and settings, the strategies (their kind, the recommended IdleWork setup of each kind and the canaries
-/// flagged), then
+/// and settings, the strategies (their kind, the granularity their main-thread work is handed over at, the
+/// recommended IdleWork setup of each kind and the canaries flagged), then
 /// `profiles[] → rates[] → strategies[] → metrics{}` and `throughput[] → strategies[] → metrics{}`, every
 /// figure as `{median, min, max}` over the runs, and `addTaskCost`.
 enum JSONReport {
   /// The document.
   static func document(_ report: BenchmarkReport) -> JSONValue {
     let s = report.settings
-    let strategies = report.options.strategies.map { kind -> JSONValue in
-      .object([
-        ("name", .string(kind.rawValue)), ("kind", .string(kind.kindName)), ("policy", .string(kind.policy)),
-        ("recommended", .bool(kind.isRecommended)), ("canary", .bool(kind.isCanary)),
-      ])
-    }
+    let strategies = report.options.strategies.map(strategy)
     let profiles = report.options.profiles.map { profile -> JSONValue in
       let p = profile.settings
       let rates = report.options.refreshRates.map { hz -> JSONValue in
@@ -126,6 +121,16 @@ enum JSONReport {
       ("throughput", .array(throughput)),
       ("addTaskCost", addTaskCost.isEmpty ? .null : .object(addTaskCost)),
       ("elapsedSeconds", .number(report.elapsedSeconds, 1)),
+    ])
+  }
+
+  /// A strategy's entry in `strategies[]`: its name, kind, policy, the granularity its main-thread work is
+  /// handed over at (`"whole"` or `"tiles"`, ``StrategyKind/granularity``), and its flags.
+  static func strategy(_ kind: StrategyKind) -> JSONValue {
+    .object([
+      ("name", .string(kind.rawValue)), ("kind", .string(kind.kindName)), ("policy", .string(kind.policy)),
+      ("granularity", .string(kind.granularity.rawValue)), ("recommended", .bool(kind.isRecommended)),
+      ("canary", .bool(kind.isCanary)),
     ])
   }
 

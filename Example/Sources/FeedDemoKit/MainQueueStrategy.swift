@@ -7,19 +7,33 @@ import Foundation
 /// each turn of the loop — so work lands in the middle of a scroll, in bursts. A queued block cannot be
 /// cancelled, so `didEndDisplaying` does nothing: the guard is all the user has, and a cell that left the
 /// screen still shows its row, so its draws run (off screen).
+///
+/// At ``Granularity/tiles`` the app makes one `main.async` per tile, in order, each with the guard
+/// (``DrawRequest/tileTasks(guarded:)``): the main queue drains them all in the same turn, so cutting the
+/// draw moves no work out of the frame.
 @MainActor
 final class MainQueueStrategy: FeedStrategy {
+  /// How the app cuts its draws into blocks.
+  private let granularity: Granularity
   private var pending = 0
   /// Blocks still queued after `uninstall()` see a new generation and do nothing.
   private var generation = 0
 
+  /// Creates the strategy, the app's draws handed over at `granularity`.
+  init(granularity: Granularity = .whole) { self.granularity = granularity }
+
   func install(for workload: Workload, displayLink: DisplayLink?) {}
 
   func schedule(_ request: DrawRequest) {
-    enqueue {
-      // The user's stale guard.
-      guard request.cellStillShowsRow else { return }
-      request.run()
+    switch granularity {
+    case .whole:
+      enqueue {
+        // The user's stale guard.
+        guard request.cellStillShowsRow else { return }
+        request.run()
+      }
+    case .tiles:
+      for tile in request.tileTasks() { enqueue { _ = tile() } }
     }
   }
 

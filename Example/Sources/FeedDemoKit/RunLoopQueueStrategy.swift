@@ -28,6 +28,10 @@ import Foundation
 ///
 /// Items are the user's draws, with the same stale guard as the other baselines. `ASRunLoopQueue` has no
 /// removal (only `enqueue:`), so `didEndDisplaying` cannot drop a cell's items: they run off screen.
+///
+/// At ``Granularity/tiles`` the app enqueues each draw's tiles as items of their own, in order, each with
+/// the guard (``DrawRequest/tileTasks(guarded:)``): with the default batch of 1, one tile per
+/// `BeforeWaiting`, the loop coming round between tiles (where the display link's frame can run).
 @MainActor
 final class RunLoopQueueStrategy: FeedStrategy {
   /// Texture: `_batchSize = 1;`
@@ -43,6 +47,8 @@ final class RunLoopQueueStrategy: FeedStrategy {
 
   private let batchSize: Int
   private let ensureExclusiveMembership: Bool
+  /// How the app cuts its draws into items.
+  private let granularity: Granularity
   /// `NSPointerArray *_internalQueue`: an array, compacted after every batch (not a ring buffer).
   private var queue: [Item] = []
   /// The items' identities, in queue order: the membership scan compares pointers, as Texture's
@@ -51,10 +57,11 @@ final class RunLoopQueueStrategy: FeedStrategy {
   private var observer: CFRunLoopObserver?
   private var source: CFRunLoopSource?
 
-  /// Creates the queue with Texture's two public knobs.
-  init(batchSize: Int, ensureExclusiveMembership: Bool) {
+  /// Creates the queue with Texture's two public knobs, the app's draws handed over at `granularity`.
+  init(batchSize: Int, ensureExclusiveMembership: Bool, granularity: Granularity = .whole) {
     self.batchSize = batchSize
     self.ensureExclusiveMembership = ensureExclusiveMembership
+    self.granularity = granularity
   }
 
   func install(for workload: Workload, displayLink: DisplayLink?) {
@@ -73,9 +80,14 @@ final class RunLoopQueueStrategy: FeedStrategy {
   }
 
   func schedule(_ request: DrawRequest) {
-    enqueue {
-      guard request.cellStillShowsRow else { return }
-      request.run()
+    switch granularity {
+    case .whole:
+      enqueue {
+        guard request.cellStillShowsRow else { return }
+        request.run()
+      }
+    case .tiles:
+      for tile in request.tileTasks() { enqueue { _ = tile() } }
     }
   }
 
