@@ -29,6 +29,8 @@ extension StrategyKind {
     "idleWorkPrepare4": "IdleWork prepared, 4 workers",
     "idleWorkPreparePrefetch": "IdleWork, background, prefetching",
     "workItemPrefetch": "DispatchWorkItem per draw, prefetching",
+    "yyAsyncLayerLabel": "YYAsyncLayer as YYLabel (clear on set)",
+    "workItemCareless": "DispatchWorkItem, image = nil in cellForRow (canary)",
   ]
 
   /// The markdown report's name: the README's, then the identifier `--strategies` and the JSON use.

@@ -80,7 +80,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
   case idleWorkFeed
   /// Canary: DWU's policy with *no* stale guard at all; it must show stale executions.
   case noGuard
-  /// YYAsyncLayer + YYTransaction: sentinel, `min(cores, 16)` serial queues round-robin, `main.async` apply.
+  /// YYAsyncLayer + YYTransaction as its README uses it (no clear on set): sentinel, `min(cores, 16)` serial
+  /// queues round-robin, `main.async` apply.
   case yyAsyncLayer
   /// Texture's asynchronous display: its transaction queue (2 × cores threads), per-node sentinel,
   /// completions per container at BeforeWaiting.
@@ -89,7 +90,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
   case asyncDraw
   /// MSCachedAsyncViewDrawing: one concurrent queue, an unbounded cache by key, the caller's check.
   case msCachedAsync
-  /// A `DispatchWorkItem` per draw on the global queue, cancelled in `didEndDisplaying`, index-path check.
+  /// A `DispatchWorkItem` per draw on the global queue, cancelled in `didEndDisplaying`, index-path check; the
+  /// image cleared once, in `prepareForReuse` (the careful user).
   case workItem
   /// Canary of the background kind: a thread per draw and no stale check at all.
   case noGuardBackground
@@ -105,6 +107,12 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// draws into an `NSCache`-like cache (32 MB, as IdleWork's preset), cancelled in `cancelPrefetchingForRowsAt`;
   /// `cellForRow` applies a cached image at once, or waits for the row's prefetch under way, or starts its own.
   case workItemPrefetch
+  /// YYAsyncLayer as YYText's `YYLabel` drives it (`-setTextLayout:`): the setter clears the contents and calls
+  /// `setNeedsDisplay` at once (no `YYTransaction`); `yyAsyncLayer` is the README's use.
+  case yyAsyncLayerLabel
+  /// `workItem` as a careless user writes it: `image = nil` again at the top of `cellForRow`, after
+  /// `prepareForReuse` did it. Canary of the flicker metric: a reload of unchanged content must flicker.
+  case workItemCareless
 
   /// The strategies a run measures unless `--strategies` names others: every one but `idleWork4ms`, whose
   /// `.seconds` budget without a frame clock the recommended preset supersedes (left out to keep the full
@@ -118,14 +126,16 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// in every run) and the worker-count variants of `idleWorkPrepare`.
   static let notMeasuredByDefault: Set<StrategyKind> = [
     .idleWork4ms, .idleWork, .dwuUnbind, .runLoopQueueTuned, .noGuard, .idleWorkPrepare1,
-    .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch,
+    .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch, .yyAsyncLayerLabel,
+    .workItemCareless,
   ]
 
   /// Whether the strategy draws off the main thread (the apply is on it).
   var isBackground: Bool {
     switch self {
     case .yyAsyncLayer, .textureAsync, .asyncDraw, .msCachedAsync, .workItem, .noGuardBackground, .idleWorkPrepare,
-      .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch:
+      .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch,
+      .yyAsyncLayerLabel, .workItemCareless:
       return true
     default: return false
     }
@@ -161,6 +171,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .idleWorkPrepare4: return IdleWorkStrategy(variant: .prepare(workers: 4))
     case .idleWorkPreparePrefetch: return IdleWorkStrategy(variant: .prepare(workers: nil), prefetching: true)
     case .workItemPrefetch: return WorkItemPrefetchStrategy()
+    case .yyAsyncLayerLabel: return YYAsyncLayerStrategy(variant: .label)
+    case .workItemCareless: return WorkItemStrategy(variant: .careless)
     }
   }
 
@@ -168,8 +180,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// `idleWorkPrepare`): flagged in the JSON.
   var isRecommended: Bool { self == .idleWorkFeed || self == .idleWorkPrepare }
 
-  /// A canary: a strategy built to fail a metric, proving the metric can.
-  var isCanary: Bool { self == .noGuard || self == .noGuardBackground }
+  /// A canary: a strategy built to fail a metric, proving the metric can (`workItemCareless`: flicker).
+  var isCanary: Bool { self == .noGuard || self == .noGuardBackground || self == .workItemCareless }
 
   /// The policy in one line, for the JSON and the report.
   var policy: String {
@@ -188,7 +200,7 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .noGuard: return "canary: DWU's policy with no stale guard"
     case .yyAsyncLayer:
       return
-        "YYAsyncLayer+YYTransaction: set at BeforeWaiting|Exit 0xFFFFFF, clear on set, sentinel, min(cores,16) serial queues round-robin, main.async apply"
+        "YYAsyncLayer+YYTransaction as its README: set at BeforeWaiting|Exit 0xFFFFFF, no clear, sentinel, min(cores,16) serial queues round-robin, main.async apply"
     case .textureAsync:
       return
         "Texture async display: sentinel per node, 2 x cores threads (-1 tracking), completions per cell at BeforeWaiting INT_MAX, new node on reload"
@@ -200,7 +212,7 @@ enum StrategyKind: String, CaseIterable, Sendable {
         "MSCachedAsyncViewDrawing: unbounded cache by key, one concurrent queue, no cancellation, caller's configuration check"
     case .workItem:
       return
-        "DispatchWorkItem per draw on the global queue, image = nil first, cancel in didEndDisplaying, index-path check"
+        "DispatchWorkItem per draw on the global queue, image = nil in prepareForReuse only, cancel in didEndDisplaying, index-path check"
     case .noGuardBackground: return "canary: a Thread per draw, main.async apply with no check"
     case .idleWorkPrepare:
       return
@@ -213,6 +225,11 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .workItemPrefetch:
       return
         "DispatchWorkItem per draw, also started in prefetchRowsAt into a 32 MB cache, cancelled in cancelPrefetchingForRowsAt"
+    case .yyAsyncLayerLabel:
+      return
+        "YYAsyncLayer as YYLabel's setTextLayout: clear contents and setNeedsDisplay at once, sentinel, min(cores,16) serial queues, main.async apply"
+    case .workItemCareless:
+      return "canary: workItem plus image = nil again in cellForRow (a reconfigured row flickers)"
     }
   }
 }
