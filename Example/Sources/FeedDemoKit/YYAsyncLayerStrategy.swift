@@ -12,7 +12,10 @@ import Foundation
 ///   requests for one view coalesce per run-loop turn, drained by an observer at `kCFRunLoopBeforeWaiting |
 ///   kCFRunLoopExit`, order `0xFFFFFF` ("after CATransaction (2000000)"), common modes; `contentsNeedUpdated`
 ///   calls `[self.layer setNeedsDisplay]`. This is the default because it is the library's one documented use:
-///   the README is YYAsyncLayer's only documentation of how a view drives the layer.
+///   the README is YYAsyncLayer's only documentation of how a view drives the layer. Its sentinel
+///   moves only at the drain, so a draw of the view's previous content whose `dispatch_async(main)` block
+///   runs between the setter and the drain still passes `isCancelled` and sets the old image (a reused cell
+///   shows its previous row until its own draw lands): wrong-cell applies that are this use's own.
 /// - ``Variant/label`` (`yyAsyncLayerLabel`): the view as YYText's `YYLabel` writes it (ibireme/YYText
 ///   `YYText/YYLabel.m`, on `YYTextAsyncLayer`, YYText's copy of the layer: the same sentinel, queues and
 ///   display). A feed sets `label.textLayout` in the cell (`YYLabel.h`'s tip 3 for "the highest performance",
