@@ -23,6 +23,14 @@ import Foundation
 /// - `canceled` is checked before drawing, passed to the delegate as a `BOOL` (not polled), checked after
 ///   drawing and after making the image; the `dispatch_async(main)` block sets `contents` with no check.
 ///   Nothing on `didEndDisplaying`; no clearing; no cache.
+///
+/// The wrong-cell applies are kept because the library's own layer causes them for every user of it:
+/// `-[ADLayer setNeedsDisplay]` sets `status = ADLayerStatusCancel` and `-display` sets it back to
+/// `ADLayerStatusDrawing` (`Core/AsyncDraw/ADLayer.m` lines 28–44), `canceled` reads that one flag (lines
+/// 48–50), and the main-queue block sets `self.contents` with no check (lines 105–107). A user of `ADLabel`
+/// (drawn through `ADLayer`) only sets its properties; the library gives no hook for a check of their own. No
+/// `check-json.sh` check requires the wrong-cell applies (the canary `noGuardBackground` proves the metric can
+/// fail).
 @MainActor
 final class AsyncDrawStrategy: FeedStrategy {
   /// ADManager.m: `#define kMAX_QUEUE_COUNT 6`.

@@ -33,6 +33,8 @@ extension StrategyKind {
     "dwuTiles": "DWU (faithful), tiles",
     "mainQueueTiles": "DispatchQueue.main.async, tiles",
     "idleWorkFeedWhole": "IdleWork, main thread, whole draws",
+    "yyAsyncLayerLabel": "YYAsyncLayer as YYLabel (clear on set)",
+    "workItemCareless": "DispatchWorkItem, image = nil in cellForRow (canary)",
   ]
 
   /// The markdown report's name: the README's, then the identifier `--strategies` and the JSON use.

@@ -80,7 +80,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
   case idleWorkFeed
   /// Canary: DWU's policy with *no* stale guard at all; it must show stale executions.
   case noGuard
-  /// YYAsyncLayer + YYTransaction: sentinel, `min(cores, 16)` serial queues round-robin, `main.async` apply.
+  /// YYAsyncLayer + YYTransaction as its README uses it (no clear on set): sentinel, `min(cores, 16)` serial
+  /// queues round-robin, `main.async` apply.
   case yyAsyncLayer
   /// Texture's asynchronous display: its transaction queue (2 × cores threads), per-node sentinel,
   /// completions per container at BeforeWaiting.
@@ -89,7 +90,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
   case asyncDraw
   /// MSCachedAsyncViewDrawing: one concurrent queue, an unbounded cache by key, the caller's check.
   case msCachedAsync
-  /// A `DispatchWorkItem` per draw on the global queue, cancelled in `didEndDisplaying`, index-path check.
+  /// A `DispatchWorkItem` per draw on the global queue, cancelled in `didEndDisplaying`, index-path check; the
+  /// image cleared once, in `prepareForReuse` (the careful user).
   case workItem
   /// Canary of the background kind: a thread per draw and no stale check at all.
   case noGuardBackground
@@ -116,28 +118,19 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// `idleWorkFeed` given each draw whole (``Granularity/whole``): one `addTask(for:at:estimatedCost:_:)` per
   /// draw, its estimated cost the draws' measured cost.
   case idleWorkFeedWhole
-
-  /// The strategies a run measures unless `--strategies` names others: every one but `idleWork4ms`, whose
-  /// `.seconds` budget without a frame clock the recommended preset supersedes (left out to keep the full
-  /// run under 10 minutes on a 2-core machine; name it to measure it).
-  static var measuredByDefault: [StrategyKind] { allCases.filter { !notMeasuredByDefault.contains($0) } }
-
-  /// Left out of the default set to keep the full run under 15 minutes on a 2-core machine (name them with
-  /// `--strategies` to measure them): `idleWork4ms` (the preset supersedes it), the main-thread variants
-  /// whose figures were stable over the committed full runs (`Example/runs/`), the main-thread canary
-  /// `noGuard` (its metric, stale executions, equals wrong-cell applies, which the background canary fires
-  /// in every run) and the worker-count variants of `idleWorkPrepare`.
-  static let notMeasuredByDefault: Set<StrategyKind> = [
-    .idleWork4ms, .idleWork, .dwuUnbind, .runLoopQueueTuned, .noGuard, .idleWorkPrepare1,
-    .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch,
-    .runLoopQueueTiles, .dwuTiles, .mainQueueTiles, .idleWorkFeedWhole,
-  ]
+  /// YYAsyncLayer as YYText's `YYLabel` drives it (`-setTextLayout:`): the setter clears the contents and calls
+  /// `setNeedsDisplay` at once (no `YYTransaction`); `yyAsyncLayer` is the README's use.
+  case yyAsyncLayerLabel
+  /// `workItem` as a careless user writes it: `image = nil` again at the top of `cellForRow`, after
+  /// `prepareForReuse` did it. Canary of the flicker metric: a reload of unchanged content must flicker.
+  case workItemCareless
 
   /// Whether the strategy draws off the main thread (the apply is on it).
   var isBackground: Bool {
     switch self {
     case .yyAsyncLayer, .textureAsync, .asyncDraw, .msCachedAsync, .workItem, .noGuardBackground, .idleWorkPrepare,
-      .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch:
+      .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch,
+      .yyAsyncLayerLabel, .workItemCareless:
       return true
     default: return false
     }
@@ -179,6 +172,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .dwuTiles: return DWUStrategy(variant: .faithful, granularity: .tiles)
     case .mainQueueTiles: return MainQueueStrategy(granularity: .tiles)
     case .idleWorkFeedWhole: return IdleWorkStrategy(variant: .scrollingFeedWhole)
+    case .yyAsyncLayerLabel: return YYAsyncLayerStrategy(variant: .label)
+    case .workItemCareless: return WorkItemStrategy(variant: .careless)
     }
   }
 
@@ -186,8 +181,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// `idleWorkPrepare`): flagged in the JSON.
   var isRecommended: Bool { self == .idleWorkFeed || self == .idleWorkPrepare }
 
-  /// A canary: a strategy built to fail a metric, proving the metric can.
-  var isCanary: Bool { self == .noGuard || self == .noGuardBackground }
+  /// A canary: a strategy built to fail a metric, proving the metric can (`workItemCareless`: flicker).
+  var isCanary: Bool { self == .noGuard || self == .noGuardBackground || self == .workItemCareless }
 
   /// The policy in one line, for the JSON and the report.
   var policy: String {
@@ -206,7 +201,7 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .noGuard: return "canary: DWU's policy with no stale guard"
     case .yyAsyncLayer:
       return
-        "YYAsyncLayer+YYTransaction: set at BeforeWaiting|Exit 0xFFFFFF, clear on set, sentinel, min(cores,16) serial queues round-robin, main.async apply"
+        "YYAsyncLayer+YYTransaction as its README: set at BeforeWaiting|Exit 0xFFFFFF, no clear, sentinel, min(cores,16) serial queues round-robin, main.async apply"
     case .textureAsync:
       return
         "Texture async display: sentinel per node, 2 x cores threads (-1 tracking), completions per cell at BeforeWaiting INT_MAX, new node on reload"
@@ -218,7 +213,7 @@ enum StrategyKind: String, CaseIterable, Sendable {
         "MSCachedAsyncViewDrawing: unbounded cache by key, one concurrent queue, no cancellation, caller's configuration check"
     case .workItem:
       return
-        "DispatchWorkItem per draw on the global queue, image = nil first, cancel in didEndDisplaying, index-path check"
+        "DispatchWorkItem per draw on the global queue, image = nil in prepareForReuse only, cancel in didEndDisplaying, index-path check"
     case .noGuardBackground: return "canary: a Thread per draw, main.async apply with no check"
     case .idleWorkPrepare:
       return
@@ -238,6 +233,11 @@ enum StrategyKind: String, CaseIterable, Sendable {
       return "mainQueue given tiles: one main.async per tile (4 a rasterisation), index-path guard each"
     case .idleWorkFeedWhole:
       return "idleWorkFeed given whole draws: one addTask(for:at:) per draw, estimatedCost the measured draw cost"
+    case .yyAsyncLayerLabel:
+      return
+        "YYAsyncLayer as YYLabel's setTextLayout: clear contents and setNeedsDisplay at once, sentinel, min(cores,16) serial queues, main.async apply"
+    case .workItemCareless:
+      return "canary: workItem plus image = nil again in cellForRow (a reconfigured row flickers)"
     }
   }
 }

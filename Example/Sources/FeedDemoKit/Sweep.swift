@@ -40,7 +40,7 @@ enum Sweep: Sendable, CaseIterable {
     case .quick:
       names = [
         "sync", "mainQueue", "dwu", "runLoopQueue", "runLoopQueueTiles", "idleWorkFeed", "noGuard", "yyAsyncLayer",
-        "textureAsync", "asyncDraw", "msCachedAsync", "workItem", "noGuardBackground", "idleWorkPrepare",
+        "textureAsync", "asyncDraw", "msCachedAsync", "workItem", "workItemCareless", "noGuardBackground", "idleWorkPrepare",
         "idleWorkPreparePrefetch", "workItemPrefetch",
       ]
     }

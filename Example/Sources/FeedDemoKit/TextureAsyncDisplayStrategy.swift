@@ -25,6 +25,16 @@ import Foundation
 ///   bumps its sentinel (`cancelDisplayAsyncLayer:`);
 /// - `reloadRowsAtIndexPaths:` (the table's reconfigure) makes a *new* cell node for the row, whose images
 ///   have no contents until displayed (AsyncDisplayKit #2536: flicker on reload).
+///
+/// The reload's flicker is kept because it is what Texture does for its ordinary user, not a flaw of this
+/// port: `ASTableNode`'s call for a changed row is `reloadRowsAtIndexPaths:withRowAnimation:`
+/// (`Source/ASTableNode.h` line 328: "The asyncDataSource must be updated to reflect the changes before this
+/// method is called"), which asks the data source for a new node — "Nodes are not reused. Thus reloading a
+/// node means swapping the old one with a new one" (AsyncDisplayKit PR #122) — and users still report the
+/// flash (Texture #2081, open; AsyncDisplayKit #863, #3195). The ways around it are not the ordinary use:
+/// `neverShowPlaceholders` (`Source/ASCellNode.h` line 80) blocks the main thread until the node has
+/// displayed, and updating the existing node in place bypasses the table's reload. No `check-json.sh` check
+/// requires the flicker: a port that showed none would be no less valid a measurement.
 @MainActor
 final class TextureAsyncDisplayStrategy: FeedStrategy {
   /// `_ASAsyncTransactionGroup.mm`: `INT_MAX, // order after CA transaction commits`.

@@ -5,8 +5,10 @@ import Foundation
 /// `DispatchWorkItem` per image started in `prefetchRowsAt` on the global queue, drawing into a cache bounded as
 /// an `NSCache` with a `totalCostLimit` of 32 MB would be (IdleWork's preset keeps as much; the oldest go first);
 /// `cancelPrefetchingForRowsAt` cancels the rows' items that have not started. `cellForRow` applies a cached image
-/// at once; otherwise it clears the image view and waits for the row's prefetch under way — the careful user's
-/// code keeps the prefetch's item by content and adds a completion — or starts an item of its own. Results are
+/// at once; otherwise it waits for the row's prefetch under way — the careful user's code keeps the prefetch's item
+/// by content and adds a completion — or starts an item of its own. As ``WorkItemStrategy``'s careful user, it
+/// clears the image view only in `prepareForReuse` (not again in `cellForRow`), so a row reconfigured with
+/// unchanged content keeps its image until the new one is set. Results are
 /// applied with `DispatchQueue.main.async` behind the index-path check; `didEndDisplaying` cancels the row's
 /// items that have not started, as ``WorkItemStrategy`` does.
 @MainActor
@@ -41,7 +43,6 @@ final class WorkItemPrefetchStrategy: FeedStrategy {
       request.apply(image)  // in cellForRow: no blank frame
       return
     }
-    request.clearImage()
     if let job = jobs[content] {
       job.waiting.append(request)  // the prefetch under way: its completion applies it too
       return

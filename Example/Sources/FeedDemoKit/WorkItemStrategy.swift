@@ -1,16 +1,39 @@
 import Dispatch
 import Foundation
 
-/// The common pattern, written as apps write it: in `cellForRow` the image view is cleared
-/// (`cell.imageView.image = nil`) and a `DispatchWorkItem` that draws the image is put on the global
-/// concurrent queue (`DispatchQueue.global(qos: .userInitiated)`: no limit of its own) and kept per index
-/// path; `didEndDisplaying` cancels the row's items (`cancel()` stops an item that has not started, not one
-/// that is running); the result is applied with `DispatchQueue.main.async` behind the caller's check that
-/// the cell still shows the index path (`tableView.indexPath(for: cell) == indexPath`: here
-/// `cell.currentIndexPath`). No cache, no sentinel: an index-path check cannot see a row reconfigured in
-/// place with new content.
+/// The common pattern, written as apps write it: the cell's `prepareForReuse` clears the image view
+/// (`imageView.image = nil`; ``FeedCell/prepareForReuse()``, which the table calls for every dequeued cell);
+/// `cellForRow` puts a `DispatchWorkItem` that draws the image on the global concurrent queue
+/// (`DispatchQueue.global(qos: .userInitiated)`: no limit of its own) and keeps it per index path;
+/// `didEndDisplaying` cancels the row's items (`cancel()` stops an item that has not started, not one that is
+/// running); the result is applied with `DispatchQueue.main.async` behind the caller's check that the cell
+/// still shows the index path (`tableView.indexPath(for: cell) == indexPath`: here `cell.currentIndexPath`).
+/// No cache, no sentinel: an index-path check cannot see a row reconfigured in place with new content.
+///
+/// Two users write it (``Variant``):
+/// - ``Variant/careful`` (`workItem`): the image is cleared once, in `prepareForReuse`. A row reconfigured in
+///   place (`reconfigureRows`, which returns the same cell without `prepareForReuse`) keeps showing its image
+///   while the new one is drawn; with unchanged content (`reloadSame`) the same image is drawn again and set
+///   over itself — work, no flicker.
+/// - ``Variant/careless`` (`workItemCareless`): also `cell.imageView.image = nil` at the top of `cellForRow`,
+///   the defensive reset a careless user adds though `prepareForReuse` already did it. On a reused cell it
+///   changes nothing; on a reconfigured one it blanks the image until the new draw lands, so a reload of
+///   unchanged content flickers. It is a canary of the flicker metric (``StrategyKind/isCanary``).
 @MainActor
 final class WorkItemStrategy: FeedStrategy {
+  /// Where the user's code clears the image view.
+  enum Variant {
+    /// Once, in `prepareForReuse`.
+    case careful
+    /// In `prepareForReuse` and again at the top of `cellForRow`.
+    case careless
+  }
+
+  /// The user's code this instance models.
+  let variant: Variant
+
+  /// Creates the strategy as `variant`'s user writes it.
+  init(variant: Variant = .careful) { self.variant = variant }
 
   private var items: [Int: [(item: WorkItemState, work: DispatchWorkItem)]] = [:]
   private var ledger: RenderLedger?
@@ -20,7 +43,8 @@ final class WorkItemStrategy: FeedStrategy {
 
   func schedule(_ request: DrawRequest) {
     ledger = request.ledger
-    request.clearImage()
+    // `cell.imageView.image = nil` (the careless user's second reset; `prepareForReuse` did it for a reused cell).
+    if variant == .careless { request.clearImage() }
     let job = request.job
     let ledger = request.ledger
     let indexPath = request.indexPath

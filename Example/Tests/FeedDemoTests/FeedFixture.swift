@@ -32,6 +32,12 @@ struct FeedFixture {
     recorder.begin(.fill, at: Clock.now)
     feed.reconfigureVisibleRows()
     feed.reconfigureVisibleRows()
+    turn(timerMode: timerMode, timeout: timeout, until: done)
+  }
+
+  /// Turns the main loop until `done` holds or `timeout` seconds pass, a 1 ms timer in `timerMode` keeping it
+  /// waking meanwhile (see ``reconfigureTwiceAndTurn(timerMode:timeout:until:)``).
+  func turn(timerMode: CFRunLoopMode, timeout: Double, until done: @escaping @MainActor () -> Bool) {
     let timer = CFRunLoopTimerCreateWithHandler(nil, CFAbsoluteTimeGetCurrent() + 0.001, 0.001, 0, 0) { _ in }
     CFRunLoopAddTimer(CFRunLoopGetMain(), timer, timerMode)
     defer { CFRunLoopTimerInvalidate(timer) }

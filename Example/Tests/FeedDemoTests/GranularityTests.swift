@@ -134,7 +134,6 @@ final class GranularityTests: XCTestCase {
     XCTAssertEqual(StrategyKind.idleWorkFeed.at(.whole), .idleWorkFeedWhole)
     XCTAssertNil(StrategyKind.sync.at(.tiles))
     for kind in [StrategyKind.runLoopQueueTiles, .dwuTiles, .mainQueueTiles, .idleWorkFeedWhole] {
-      XCTAssertTrue(StrategyKind.notMeasuredByDefault.contains(kind))
       XCTAssertFalse(kind.isBackground)
     }
     let entry = try XCTUnwrap(
