@@ -41,6 +41,26 @@ final class PhotosProfileTests: XCTestCase {
     XCTAssertEqual(tiled, whole)
   }
 
+  /// The content bound keeps the photos' draws apart from `flingBack`'s (same rows, same passes, four times the
+  /// pixels): a fast 255 px draw must not become the bound of a 512 px one.
+  func testTheContentBoundTellsImageSizesApart() {
+    MainActor.assumeIsolated {
+      var milliseconds = 1.0
+      let bound = ContentBound(time: { draw in
+        draw()
+        return milliseconds
+      })
+      let rows = 0...1
+      let small = FeedModel.make(Profile.flingBack.settings, seed: 1)
+      let photos = FeedModel.make(Profile.photos.settings, seed: 1)
+      XCTAssertEqual(bound.milliseconds(model: small, rows: rows, version: 0), 6, accuracy: 1e-6)
+      milliseconds = 4
+      XCTAssertEqual(bound.milliseconds(model: photos, rows: rows, version: 0), 24, accuracy: 1e-6)
+      XCTAssertEqual(bound.fastestDrawNanos(model: photos), 4_000_000)
+      XCTAssertEqual(bound.fastestDrawNanos(model: small), 1_000_000)
+    }
+  }
+
   /// The summary names the image size; `photos` is left out of the default profiles, the others are not.
   func testSummaryAndDefaultProfiles() {
     XCTAssertTrue(Profile.photos.summary.contains("512×512 px images"), Profile.photos.summary)
