@@ -26,10 +26,11 @@ public enum Profile: String, CaseIterable, Sendable {
   /// with it for the cores.
   case busy
   /// `flingBack`'s motion (rows shown again, where a cache pays) with photo-sized results: each image a
-  /// 512×512 px bitmap (1 MiB, four times the pixels of the others, rasterised for real: ~4× the draw), so the
-  /// ~145 images the run shows make a working set over four times the 32 MB that the strategies with a result
-  /// cache keep (IdleWork's `.scrollingFeed()`, ``WorkItemPrefetchStrategy/cacheLimit``): the caches evict, and
-  /// `peakResultBytes` shows whether each strategy stays within its limit (`resultByteLimit` in the JSON).
+  /// 512×512 px bitmap (1 MiB, four times the pixels of the others, rasterised for real: ~4× the draw, ~4 ms
+  /// here), so the 141 images the run shows (47 rows × 3) make a working set of 141 MiB, over four times the
+  /// 32 MiB that the strategies with a result cache keep (IdleWork's `.scrollingFeed()`,
+  /// ``WorkItemPrefetchStrategy/cacheLimit``): the caches evict, and `peakResultBytes` shows whether each
+  /// strategy stays within its limit (`resultByteLimit` in the JSON).
   /// Not in the default run (``notMeasuredByDefault``).
   case photos
 
@@ -85,7 +86,7 @@ public enum Profile: String, CaseIterable, Sendable {
     if s.backRows > 0 { text += " then \(fmt(s.backRows, 0)) up" }
     if s.imagePixels != ImageRasterizer.pixelSize {
       let megabytes = Double(ImageRasterizer.byteCount(pixels: s.imagePixels)) / Double(1 << 20)
-      text += ", \(s.imagePixels)×\(s.imagePixels) px images (\(fmt(megabytes, 1)) MB each)"
+      text += ", \(s.imagePixels)×\(s.imagePixels) px images (\(fmt(megabytes, 1)) MiB each)"
     }
     if s.backgroundLoad > 0 { text += ", a thread keeping a core \(Int(s.backgroundLoad * 100))% busy" }
     if s.reloads {
