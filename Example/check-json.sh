@@ -32,6 +32,10 @@
 # and consistency checks: cpuMs >= mainThreadCpuMs everywhere; in full runs every strategy but sync (which
 # draws inside the frame) has blankCellSeconds >= 0.95 x blankCellSecondsLowerBound; the reload contentRatio
 # check applies to main-thread strategies only (the content bound is one thread's; background ones use more).
+# Format revision 4 (FeedDemo v4) adds the metric blankCellSecondsAfterReload (a number in the profiles with a
+# reload, `reloads` true; null in the others), each strategy's `resultByteLimit` (bytes, or null: no limit) and
+# each profile's `imagePixels` — required only in such documents — and this check:
+#   every strategy with a resultByteLimit  peakResultBytes <= the limit + one result per worker in photos
 # A full run's document missing a baseline is reported (its checks skipped).
 # A metric that can no longer fail for the baseline built to fail it is a broken metric, not a good result.
 # Exits non-zero (and names the metric) otherwise.
@@ -62,8 +66,13 @@ v3_metrics = [
 v3 = isinstance(doc, dict) and doc.get("formatRevision", 2) >= 3
 if v3:
     feed_metrics = feed_metrics + v3_metrics
-# "Never" (content not complete before the timeout) is null; every other figure is a number.
-nullable = {"contentCompleteMs", "contentRatio", "blankRatio"}
+v4_metrics = ["blankCellSecondsAfterReload"]
+v4 = isinstance(doc, dict) and doc.get("formatRevision", 2) >= 4
+if v4:
+    feed_metrics = feed_metrics + v4_metrics
+# "Never" (content not complete before the timeout) is null; blankCellSecondsAfterReload is null in a profile
+# without a reload; every other figure is a number.
+nullable = {"contentCompleteMs", "contentRatio", "blankRatio", "blankCellSecondsAfterReload"}
 throughput_metrics = [
     "tasksPerSecond", "idealTasksPerSecond", "ratioToIdeal", "droppedFrames", "droppedFramesAfterWindow",
     "tasksExecuted", "timedOut",
@@ -110,6 +119,10 @@ for s in doc.get("strategies", []):
             problems.append(f"strategy {s.get('name')!r}: '{key}' missing or not a {kind.__name__}")
     if v3 and s.get("kind") not in ("mainThread", "background"):
         problems.append(f"strategy {s.get('name')!r}: 'kind' must be mainThread or background")
+    if v4 and not ("resultByteLimit" in s and (s["resultByteLimit"] is None or (
+            isinstance(s["resultByteLimit"], int) and not isinstance(s["resultByteLimit"], bool)
+            and s["resultByteLimit"] > 0))):
+        problems.append(f"strategy {s.get('name')!r}: 'resultByteLimit' must be a positive integer or null")
 kinds = {s.get("name"): s.get("kind", "mainThread") for s in doc.get("strategies", [])}
 main_strategies = [name for name in strategies if kinds.get(name) == "mainThread"]
 recommended = [s["name"] for s in doc.get("strategies", []) if s.get("recommended") is True]
@@ -122,6 +135,8 @@ for p in doc.get("profiles", []):
     for key in ("description", "rowHeightPt", "drawPasses", "commitFractionOfPeriod", "rates"):
         if key not in p:
             problems.append(f"profile {name} lacks '{key}'")
+    if v4 and not (isinstance(p.get("imagePixels"), int) and p["imagePixels"] > 0):
+        problems.append(f"profile {name}: 'imagePixels' must be a positive integer")
     for rate in p.get("rates", []):
         where = f"profiles[{name}].rates[{rate.get('refreshHz')}]"
         got = [e.get("strategy") for e in rate.get("strategies", [])]
@@ -129,6 +144,14 @@ for p in doc.get("profiles", []):
             problems.append(f"{where}: strategies {got} != {strategies}")
         for entry in rate.get("strategies", []):
             check_metrics(entry, feed_metrics, f"{where}.{entry.get('strategy')}", nullable)
+            if v4:
+                after = entry.get("metrics", {}).get("blankCellSecondsAfterReload", {}).get("median")
+                if p.get("reloads") is True and not is_number(after):
+                    problems.append(f"{where}.{entry.get('strategy')}: blankCellSecondsAfterReload must be a number "
+                                    f"in a profile with a reload, got {after!r}")
+                if p.get("reloads") is not True and after is not None:
+                    problems.append(f"{where}.{entry.get('strategy')}: blankCellSecondsAfterReload must be null "
+                                    f"without a reload, got {after!r}")
         if name == "reload":
             for entry in rate.get("strategies", []):
                 if entry.get("strategy") == "noGuard":
@@ -300,6 +323,30 @@ if v3:
             expect(is_number(blank) and is_number(bound) and blank >= 0.95 * bound, "blankCellSeconds >= bound",
                    f"consistency:{name}", where, f"{blank!r} vs bound {bound!r}",
                    "no strategy drawing rows once they appear, outside their frame, can beat the lower bound")
+if v4:
+    # Result bytes against each strategy's own limit, in photos (1 MiB results, a working set ~4x a 32 MB
+    # cache, so the caches evict). A result is counted from the end of its render, on a worker; it reaches the
+    # cache, which then evicts down to its limit, only when the main thread takes it in (IdleWork at its next
+    # pass, the work-item cache in its `main.async` completion). Until then it is outside the cache, and so is
+    # the worker's next result if it finishes first: the slack is one result per worker — the threads the
+    # strategy drew on (its peakThreads), at least the cores — not a fraction of the limit, so that a cache
+    # that ignores its limit (or forgets the results it evicted while tasks still hold them) fails.
+    cores = doc.get("settings", {}).get("cores") or doc.get("machine", {}).get("processors") or 1
+    limits = {s.get("name"): s.get("resultByteLimit") for s in doc["strategies"]}
+    for p in doc["profiles"]:
+        if p.get("name") != "photos":
+            continue
+        image_bytes = (p.get("imagePixels") or 0) ** 2 * 4
+        for name, limit in limits.items():
+            if not is_number(limit):
+                continue
+            for where, e in feed_entries(name, "photos"):
+                peak, threads = median(e, "peakResultBytes"), median(e, "peakThreads")
+                workers = max(cores, threads if is_number(threads) else 0)
+                allowed = limit + workers * image_bytes
+                expect(is_number(peak) and peak <= allowed, "peakResultBytes <= resultByteLimit", f"limit:{name}", where,
+                       f"{peak!r} vs limit {limit} + {workers} x {image_bytes}",
+                       "a result cache must keep its limit, but for one result per worker on its way to it")
 if bad:
     sys.exit("check-json: " + "\n  ".join(
         ["a known-bad baseline passed a metric built to catch it, or a yardstick failed its consistency check:"] + bad))

@@ -24,6 +24,7 @@ final class ContentBound {
   private struct DrawKey: Hashable {
     let rowHeight: Double
     let drawPasses: Int
+    let imagePixels: Int
     let row: Int
     let image: Int
     let version: Int
@@ -44,9 +45,12 @@ final class ContentBound {
   func refresh() { fresh = [] }
 
   /// The fastest time any measurement saw for one image draw of `model`'s cost (rows of its height, its
-  /// draw passes), ns; 0 before any measurement. The blank bound's draw length (``BlankBound``).
+  /// draw passes, its image size), ns; 0 before any measurement. The blank bound's draw length (``BlankBound``).
   func fastestDrawNanos(model: FeedModel) -> UInt64 {
-    let times = fastest.filter { $0.key.rowHeight == model.rowHeight && $0.key.drawPasses == model.drawPasses }
+    let times = fastest.filter {
+      $0.key.rowHeight == model.rowHeight && $0.key.drawPasses == model.drawPasses
+        && $0.key.imagePixels == model.imagePixels
+    }
     guard let best = times.values.min(), best.isFinite else { return 0 }
     return UInt64(best * 1e6)
   }
@@ -55,12 +59,14 @@ final class ContentBound {
   /// draw's fastest time so far. At the first use after each ``refresh()`` every draw is timed three
   /// times more; otherwise the minima already known are summed.
   func milliseconds(model: FeedModel, rows: ClosedRange<Int>, version: Int) -> Double {
-    let measure = fresh.insert("\(model.rowHeight)/\(model.drawPasses)/\(rows)/\(version)").inserted
+    let measure = fresh.insert("\(model.rowHeight)/\(model.drawPasses)/\(model.imagePixels)/\(rows)/\(version)")
+      .inserted
     var total = 0.0
     for row in rows {
       for image in 0..<model.imagesPerRow {
         let key = DrawKey(
-          rowHeight: model.rowHeight, drawPasses: model.drawPasses, row: row, image: image, version: version)
+          rowHeight: model.rowHeight, drawPasses: model.drawPasses, imagePixels: model.imagePixels, row: row,
+          image: image, version: version)
         var best = fastest[key] ?? .infinity
         if measure {
           for _ in 0..<3 {

@@ -14,6 +14,8 @@ struct FeedModel: Sendable {
   let imagesPerRow: Int
   /// Rasterisations per image draw (the profile's draw cost).
   let drawPasses: Int
+  /// Side of one image's bitmap in pixels (``ImageRasterizer/pixelSize`` but in the `photos` profile).
+  let imagePixels: Int
   /// The seed every strategy's feed is built from.
   let seed: UInt64
 
@@ -21,8 +23,11 @@ struct FeedModel: Sendable {
   static func make(_ profile: ProfileSettings, seed: UInt64) -> FeedModel {
     FeedModel(
       rowCount: 399, rowHeight: profile.rowHeight, viewportHeight: 812, imagesPerRow: 3,
-      drawPasses: profile.drawPasses, seed: seed)
+      drawPasses: profile.drawPasses, imagePixels: profile.imagePixels, seed: seed)
   }
+
+  /// Bytes of one image's RGBA8 bitmap: what a rendered result holds.
+  var imageByteCount: Int { ImageRasterizer.byteCount(pixels: imagePixels) }
 
   /// The largest scroll offset.
   var maximumOffset: Double { max(0, Double(rowCount) * rowHeight - viewportHeight) }
@@ -56,9 +61,9 @@ struct FeedModel: Sendable {
     precondition((0..<tilesPerDraw).contains(tile), "tile must lie in 0..<\(tilesPerDraw)")
     let bands = Self.bandsPerRasterisation
     let (pass, band) = tile.quotientAndRemainder(dividingBy: bands)
-    let size = ImageRasterizer.pixelSize
+    let size = imagePixels
     return ImageRasterizer.draw(
-      seed: imageSeed(row: row, image: image, version: version) &+ UInt64(pass),
+      seed: imageSeed(row: row, image: image, version: version) &+ UInt64(pass), size: size,
       rows: band * size / bands..<(band + 1) * size / bands, into: &buffer)
   }
 
@@ -67,7 +72,7 @@ struct FeedModel: Sendable {
     var checksum: UInt32 = 0
     for pass in 0..<drawPasses {
       checksum &+= ImageRasterizer.draw(
-        seed: imageSeed(row: row, image: image, version: version) &+ UInt64(pass), into: &buffer)
+        seed: imageSeed(row: row, image: image, version: version) &+ UInt64(pass), size: imagePixels, into: &buffer)
     }
     return checksum
   }

@@ -39,6 +39,11 @@ protocol FeedStrategy: AnyObject {
   /// `tableView(_:cancelPrefetchingForRowsAt:)`: rows prefetched that are no longer about to appear (the user
   /// turned back).
   func cancelPrefetchingRows(_ rows: [Int], in feed: FeedView)
+  /// The most bytes of rendered results the strategy's real library keeps by its configuration (a result
+  /// cache's limit), against which `peakResultBytes` is read; `nil`: no limit — the library bounds nothing
+  /// (MSCachedAsyncViewDrawing's `NSCache` with no limits set), keeps no results beyond those in flight
+  /// (YYAsyncLayer, Texture, AsyncDraw, `DispatchWorkItem`), or the strategy draws on the main thread.
+  var resultByteLimit: Int? { get }
 }
 
 extension FeedStrategy {
@@ -54,6 +59,9 @@ extension FeedStrategy {
 
   /// Nothing, for a strategy that does not prefetch.
   func cancelPrefetchingRows(_ rows: [Int], in feed: FeedView) {}
+
+  /// No limit (see the requirement): the default for every strategy whose real library sets none.
+  var resultByteLimit: Int? { nil }
 }
 
 /// The strategies the benchmark knows, in report order.
@@ -176,6 +184,10 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .workItemCareless: return WorkItemStrategy(variant: .careless)
     }
   }
+
+  /// The strategy's ``FeedStrategy/resultByteLimit`` (from a new instance, never installed), for the JSON.
+  @MainActor
+  var resultByteLimit: Int? { make().resultByteLimit }
 
   /// The recommended IdleWork setup of its kind (main-thread: `idleWorkFeed`; background:
   /// `idleWorkPrepare`): flagged in the JSON.

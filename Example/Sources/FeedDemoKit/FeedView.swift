@@ -157,6 +157,8 @@ final class FeedView {
   func reconfigureVisibleRows(newContent: Bool = true) {
     let rows = visibleRows
     if newContent { for row in rows { versions[row] = version(of: row) + 1 } }
+    // The cells showing the old content are missing their images from now on, before any `cellForRow` draws.
+    recorder.sampleBlank(at: Clock.now, blank: blankCells)
     for row in rows { visibleCells[row] = cellForRow(row, reusing: visibleCells[row]) }
   }
 
@@ -251,7 +253,7 @@ final class FeedView {
     if recorder.phase == .fill, recorder.recording.contentStart != nil, recorder.recording.contentComplete == nil,
       !isScrolling, isVisibleContentComplete
     {
-      recorder.recording.contentComplete = time
+      recorder.contentCompleted(at: time)
     }
   }
 

@@ -84,6 +84,13 @@ final class IdleWorkStrategy: FeedStrategy {
     return configuration
   }
 
+  /// The prepared variants' result cache: their queue configuration's `resultCacheLimit` (32 MB from
+  /// `.scrollingFeed()`); the main-thread variants hold no rendered results (`nil`).
+  var resultByteLimit: Int? {
+    guard case .prepare = variant else { return nil }
+    return configuration(for: .feed).resultCacheLimit
+  }
+
   func install(for workload: Workload, displayLink: DisplayLink?) {
     queue = IdleQueue(configuration: configuration(for: workload, displayLink: displayLink))
   }

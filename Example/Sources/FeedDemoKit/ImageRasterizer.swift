@@ -1,33 +1,38 @@
 import Foundation
 
-/// Rasterises one feed image: 85×85 pt at 3× scale (255×255 px) into an RGBA8 buffer, with a procedural
-/// "photo", rounded-corner clipping with anti-aliased edges, and source-over blending onto the cell's
-/// background — the work a `UIGraphicsImageRenderer` draw of a clipped thumbnail does. Real work,
-/// about 1–3 ms per image in release builds; it never sleeps.
+/// Rasterises one feed image: 85×85 pt at 3× scale (255×255 px) by default, or any square size (the `photos`
+/// profile's 512×512 px), into an RGBA8 buffer, with a procedural "photo", rounded-corner clipping with
+/// anti-aliased edges, and source-over blending onto the cell's background — the work a
+/// `UIGraphicsImageRenderer` draw of a clipped thumbnail does, its cost proportional to the pixels. Real work,
+/// about 1–3 ms per 255 px image in release builds (four times that at 512 px); it never sleeps.
 enum ImageRasterizer {
   /// Image side in points.
   static let pointSize = 85
   /// Screen scale.
   static let scale = 3
-  /// Image side in pixels.
+  /// Image side in pixels (the default size).
   static let pixelSize = pointSize * scale
-  /// Bytes in one RGBA8 image buffer.
-  static let byteCount = pixelSize * pixelSize * 4
+  /// Bytes in one RGBA8 image buffer of the default size.
+  static let byteCount = byteCount(pixels: pixelSize)
+
+  /// Bytes in one RGBA8 image buffer `pixels` pixels square.
+  static func byteCount(pixels: Int) -> Int { pixels * pixels * 4 }
   /// Corner radius in pixels (12 pt).
   static let cornerRadius: Float = 12 * Float(scale)
 
-  /// Draws the image for `seed` into `buffer` (resized if needed) and returns a checksum of the pixels,
-  /// which the caller keeps so the work cannot be optimised away.
-  static func draw(seed: UInt64, into buffer: inout [UInt8]) -> UInt32 {
-    draw(seed: seed, rows: 0..<pixelSize, into: &buffer)
+  /// Draws the image for `seed`, `size` pixels square, into `buffer` (resized if needed) and returns a checksum
+  /// of the pixels, which the caller keeps so the work cannot be optimised away.
+  static func draw(seed: UInt64, size: Int = pixelSize, into buffer: inout [UInt8]) -> UInt32 {
+    draw(seed: seed, size: size, rows: 0..<size, into: &buffer)
   }
 
-  /// Draws pixel rows `rows` of the image for `seed` into `buffer` (resized if needed): one tile of a
-  /// draw sliced into horizontal bands. The bands of `0..<pixelSize` together are the whole draw, at the
-  /// same cost per pixel.
+  /// Draws pixel rows `rows` of the image for `seed`, `size` pixels square, into `buffer` (resized if needed):
+  /// one tile of a draw sliced into horizontal bands. The bands of `0..<size` together are the whole draw, at
+  /// the same cost per pixel.
   @inline(never)
-  static func draw(seed: UInt64, rows: Range<Int>, into buffer: inout [UInt8]) -> UInt32 {
-    precondition(rows.lowerBound >= 0 && rows.upperBound <= pixelSize, "rows must lie in 0..<\(pixelSize)")
+  static func draw(seed: UInt64, size: Int = pixelSize, rows: Range<Int>, into buffer: inout [UInt8]) -> UInt32 {
+    precondition(rows.lowerBound >= 0 && rows.upperBound <= size, "rows must lie in 0..<\(size)")
+    let byteCount = byteCount(pixels: size)
     if buffer.count != byteCount { buffer = [UInt8](repeating: 0, count: byteCount) }
     var rng = SplitMix(seed: seed)
     let fx = 0.01 + Float(rng.unit()) * 0.05
@@ -35,7 +40,6 @@ enum ImageRasterizer {
     let fxy = 0.005 + Float(rng.unit()) * 0.03
     let phase = Float(rng.unit()) * 6.28
     let tint = (Float(rng.unit()), Float(rng.unit()), Float(rng.unit()))
-    let size = pixelSize
     let radius = cornerRadius
     let extent = Float(size)
     var checksum: UInt32 = 0

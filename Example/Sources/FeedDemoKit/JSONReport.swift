@@ -1,10 +1,13 @@
-/// The `--json` document (format 2, revision 3; every field documented in Example/README.md): the machine
-/// and settings, the strategies (their kind, the granularity their main-thread work is handed over at, the
-/// recommended IdleWork setup of each kind and the canaries flagged), then
+/// The `--json` document (format 2, revision 4; every field documented in Example/README.md): the machine
+/// and settings, the strategies (their kind, the granularity their main-thread work is handed over at, whether
+/// they prefetch, their result byte limit, the recommended IdleWork setup of each kind and the canaries
+/// flagged), the contests the verdict and the README judge, then
 /// `profiles[] → rates[] → strategies[] → metrics{}` and `throughput[] → strategies[] → metrics{}`, every
 /// figure as `{median, min, max}` over the runs, and `addTaskCost`.
 enum JSONReport {
-  /// The document.
+  /// The document. Revision 4 added `blankCellSecondsAfterReload` (`null` in profiles without a reload),
+  /// each strategy's `resultByteLimit` (`null`: none) and each profile's `imagePixels`.
+  @MainActor
   static func document(_ report: BenchmarkReport) -> JSONValue {
     let s = report.settings
     let strategies = report.options.strategies.map(strategy)
@@ -29,7 +32,8 @@ enum JSONReport {
         ("name", .string(profile.rawValue)), ("description", .string(profile.summary)),
         ("rowHeightPt", .number(p.rowHeight, 0)), ("drawPasses", .int(p.drawPasses)),
         ("commitFractionOfPeriod", .number(p.commitFraction, 2)), ("flingRows", .number(p.flingRows, 1)),
-        ("backRows", .number(p.backRows, 1)), ("reloads", .bool(p.reloads)), ("rates", .array(rates)),
+        ("backRows", .number(p.backRows, 1)), ("reloads", .bool(p.reloads)), ("imagePixels", .int(p.imagePixels)),
+        ("rates", .array(rates)),
       ])
     }
     let throughput = report.options.refreshRates.flatMap { hz in
@@ -79,7 +83,7 @@ enum JSONReport {
     return .object([
       ("benchmark", .string("FeedDemo")),
       ("format", .int(2)),
-      ("formatRevision", .int(3)),
+      ("formatRevision", .int(4)),
       ("command", .string(report.command)),
       ("quick", .bool(report.options.quick)),
       ("runsPerFigure", .int(report.options.runs)),
@@ -126,11 +130,14 @@ enum JSONReport {
 
   /// A strategy's entry in `strategies[]`: its name, kind, policy, the granularity its main-thread work is
   /// handed over at (`"whole"` or `"tiles"`, ``StrategyKind/granularity``), and its flags.
+  @MainActor
   static func strategy(_ kind: StrategyKind) -> JSONValue {
-    .object([
+    let made = kind.make()
+    return .object([
       ("name", .string(kind.rawValue)), ("kind", .string(kind.kindName)), ("policy", .string(kind.policy)),
-      ("granularity", .string(kind.granularity.rawValue)), ("recommended", .bool(kind.isRecommended)),
-      ("canary", .bool(kind.isCanary)),
+      ("granularity", .string(kind.granularity.rawValue)), ("prefetches", .bool(made.prefetches)),
+      ("resultByteLimit", made.resultByteLimit.map { .int($0) } ?? .null),
+      ("recommended", .bool(kind.isRecommended)), ("canary", .bool(kind.isCanary)),
     ])
   }
 

@@ -35,6 +35,9 @@ struct Recording: Sendable {
   /// visible cell first showed it all.
   var contentStart: UInt64?
   var contentComplete: UInt64?
+  /// Visible cells' missing images integrated from the reload (the visible rows reconfigured in the fill) until
+  /// the visible content was complete or the fill ended, cell-seconds; `nil` in a run without a reload.
+  var blankCellSecondsAfterReload: Double?
   /// The strategy-independent lower bound for the content-complete time, ms: the visible rows' draws
   /// measured in isolation (``ContentBound``).
   var contentLowerBoundMs = 0.0
@@ -80,6 +83,11 @@ final class Recorder {
   private(set) var phase: Phase = .fling
   /// The blank-cell integral of the motion phase now running.
   private var blank = BlankIntegral()
+  /// The blank-cell integral from the reload on (``beginAfterReload(at:blank:)``), while it runs: until the
+  /// visible content is complete (``contentCompleted(at:)``) or the phase ends. The fill has no frames, so it
+  /// is sampled at the reload and at every image set or cleared (the table's ``sampleBlank(at:blank:)`` calls),
+  /// and integrated exactly as a step function between them.
+  private var afterReload: BlankIntegral?
 
   /// Marks the start of `phase` at `time`.
   func begin(_ phase: Phase, at time: UInt64) {
@@ -91,16 +99,42 @@ final class Recorder {
   /// Marks the end of the current phase at `time`.
   func end(at time: UInt64) {
     recording.phaseEnd[phase] = time
+    endAfterReload(at: time)
     if phase.isMotion {
       blank.stop(at: time)
       recording.blankCellSeconds[phase] = blank.cellSeconds
     }
   }
 
-  /// Samples the visible blank cells during a motion phase.
+  /// Samples the visible blank cells during a motion phase, and from the reload until the content is complete.
   func sampleBlank(at time: UInt64, blank cells: Double) {
+    afterReload?.sample(at: time, blank: cells)
     guard phase.isMotion else { return }
     blank.sample(at: time, blank: cells)
+  }
+
+  /// The visible rows are about to be reconfigured (the reload): starts integrating blank cells, `cells` of
+  /// them blank now, until the visible content is complete or the phase ends.
+  func beginAfterReload(at time: UInt64, blank cells: Double) {
+    var integral = BlankIntegral()
+    integral.sample(at: time, blank: cells)
+    afterReload = integral
+    recording.blankCellSecondsAfterReload = 0
+  }
+
+  /// Every visible cell shows its content since `time`: records it as the content-complete moment and ends the
+  /// integral from the reload.
+  func contentCompleted(at time: UInt64) {
+    recording.contentComplete = time
+    endAfterReload(at: time)
+  }
+
+  /// Ends the integral from the reload at `time`, if it runs, and records it.
+  private func endAfterReload(at time: UInt64) {
+    guard var integral = afterReload else { return }
+    integral.stop(at: time)
+    recording.blankCellSecondsAfterReload = integral.cellSeconds
+    afterReload = nil
   }
 
   /// Logs a committed frame.

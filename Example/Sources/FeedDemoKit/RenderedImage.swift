@@ -2,7 +2,7 @@ import Foundation
 
 /// A rendered image: what a background strategy's draw produces off the main thread and hands to the main
 /// thread to set on a cell (a `UIImage`/`CGImage` on iOS). It owns its pixels (a bitmap the size of one feed
-/// image, ``ImageRasterizer/byteCount`` bytes) and tells the scenario's ``RenderLedger`` when it is created
+/// image, ``FeedModel/imageByteCount`` bytes) and tells the scenario's ``RenderLedger`` when it is created
 /// and freed, so the ledger knows how many bytes of rendered results are alive at every moment.
 ///
 /// Immutable, so it crosses threads freely.
@@ -50,7 +50,7 @@ struct RenderJob: Sendable {
   func render(isCancelled: () -> Bool = { false }) -> RenderedImage? {
     ledger.renderBegan()
     defer { ledger.renderEnded() }
-    var buffer = [UInt8](repeating: 0, count: ImageRasterizer.byteCount)
+    var buffer = [UInt8](repeating: 0, count: model.imageByteCount)
     var checksum: UInt32 = 0
     for tile in 0..<model.tilesPerDraw {
       if isCancelled() { return nil }

@@ -60,6 +60,12 @@ enum ScenarioMetric: String, CaseIterable, Sendable {
   case drawsExecuted
   /// Tasks the strategy still held when the idle phase began.
   case pendingAtIdleStart
+  /// Reload profiles: visible cells' missing images (as `blankCellSeconds` counts them) integrated from the
+  /// reload — the visible rows reconfigured in the fill, after the scroll stopped, where no frame runs and the
+  /// motion figures see nothing — until every visible cell shows its content, or the fill ends. Sampled at the
+  /// reload and at every image set or cleared, integrated exactly between them. Not a number (JSON `null`,
+  /// table "-") in a profile without a reload, where it would be a 0 that cannot fail. Format revision 4.
+  case blankCellSecondsAfterReload
 
   /// Decimals shown.
   var digits: Int {
@@ -68,7 +74,7 @@ enum ScenarioMetric: String, CaseIterable, Sendable {
       .mainThreadCpuMs:
       return 1
     case .blankCellSeconds, .blankCellSecondsFling, .blankCellSecondsSlowDrag, .contentRatio,
-      .idleCpuMsPerSecond, .blankCellSecondsLowerBound, .blankRatio:
+      .idleCpuMsPerSecond, .blankCellSecondsLowerBound, .blankRatio, .blankCellSecondsAfterReload:
       return 3
     default: return 0
     }

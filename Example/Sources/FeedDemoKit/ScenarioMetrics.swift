@@ -31,6 +31,7 @@ enum ScenarioMetrics {
       completeMs = Clock.milliseconds(from: start, to: complete)
     }
     values[.contentCompleteMs] = completeMs
+    values[.blankCellSecondsAfterReload] = r.blankCellSecondsAfterReload ?? .nan
     values[.contentLowerBoundMs] = r.contentLowerBoundMs
     values[.contentRatio] = r.contentLowerBoundMs > 0 ? completeMs / r.contentLowerBoundMs : .infinity
 

@@ -128,9 +128,14 @@ struct ScenarioRunner {
   /// content, so that a strategy that draws inside `cellForRow` (`sync`) is charged for those draws rather
   /// than finishing in 0 ms. Then records completion at once if the screen is already complete.
   /// `newContent: false` (`reloadSame`): the rows are reconfigured with their unchanged content.
+  /// A reload also starts the blank-cell integral from the reload (``Recorder/beginAfterReload(at:blank:)``).
   static func startContent(feed: FeedView, recorder: Recorder, reconfigure: Bool, newContent: Bool = true) {
-    recorder.recording.contentStart = Clock.now
-    if reconfigure { feed.reconfigureVisibleRows(newContent: newContent) }
+    let start = Clock.now
+    recorder.recording.contentStart = start
+    if reconfigure {
+      recorder.beginAfterReload(at: start, blank: feed.blankCells)
+      feed.reconfigureVisibleRows(newContent: newContent)
+    }
     feed.checkContentComplete(at: Clock.now)
   }
 

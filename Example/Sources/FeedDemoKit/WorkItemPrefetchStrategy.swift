@@ -23,7 +23,7 @@ final class WorkItemPrefetchStrategy: FeedStrategy {
   }
 
   /// The cache's limit: what IdleWork's `.scrollingFeed()` keeps.
-  static let cacheLimit = 32 << 20
+  nonisolated static let cacheLimit = 32 << 20
 
   private var jobs: [DrawContent: Job] = [:]
   private var cache: [DrawContent: RenderedImage] = [:]
@@ -33,6 +33,9 @@ final class WorkItemPrefetchStrategy: FeedStrategy {
   private var installed = false
 
   var prefetches: Bool { true }
+
+  /// The cache's limit (``cacheLimit``), as the app sets `NSCache.totalCostLimit`.
+  var resultByteLimit: Int? { Self.cacheLimit }
 
   func install(for workload: Workload, displayLink: DisplayLink?) { installed = true }
 
