@@ -39,6 +39,11 @@ protocol FeedStrategy: AnyObject {
   /// `tableView(_:cancelPrefetchingForRowsAt:)`: rows prefetched that are no longer about to appear (the user
   /// turned back).
   func cancelPrefetchingRows(_ rows: [Int], in feed: FeedView)
+  /// The table laid its rows out at a new offset during a scroll (`UIScrollView`'s `layoutSubviews`), after
+  /// `didEndDisplaying` and `cellForRow` for the rows that left and entered: where a library computes its own
+  /// ranges from the scroll position (Texture's `ASTableView` ends `layoutSubviews` with
+  /// `[_rangeController updateIfNeeded]`), it reads ``FeedView/offset`` and ``FeedView/visibleRows`` here.
+  func feedDidLayout(_ feed: FeedView)
 }
 
 extension FeedStrategy {
@@ -54,6 +59,9 @@ extension FeedStrategy {
 
   /// Nothing, for a strategy that does not prefetch.
   func cancelPrefetchingRows(_ rows: [Int], in feed: FeedView) {}
+
+  /// Nothing: only a strategy with ranges of its own (Texture's) follows the layout.
+  func feedDidLayout(_ feed: FeedView) {}
 }
 
 /// The strategies the benchmark knows, in report order.
