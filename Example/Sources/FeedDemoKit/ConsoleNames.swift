@@ -29,6 +29,8 @@ extension StrategyKind {
     "idleWorkPrepare4": "IdleWork prepared, 4 workers",
     "idleWorkPreparePrefetch": "IdleWork, background, prefetching",
     "workItemPrefetch": "DispatchWorkItem per draw, prefetching",
+    "textureAsyncPrefetch": "Texture async display, ranges",
+    "msCachedAsyncPrefetch": "MSCachedAsyncViewDrawing, cache warmed ahead",
   ]
 
   /// The markdown report's name: the README's, then the identifier `--strategies` and the JSON use.

@@ -113,6 +113,13 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// draws into an `NSCache`-like cache (32 MB, as IdleWork's preset), cancelled in `cancelPrefetchingForRowsAt`;
   /// `cellForRow` applies a cached image at once, or waits for the row's prefetch under way, or starts its own.
   case workItemPrefetch
+  /// `textureAsync` with Texture's ranges (`ASRangeController`, `ASLayoutRangeModeFull`): nodes within the
+  /// display range — a screen ahead in the scroll direction, half a screen behind — display before they appear
+  /// and keep their contents while in it; leaving it cancels the display and clears the contents.
+  case textureAsyncPrefetch
+  /// `msCachedAsync` with the cache warmed ahead: `prefetchRowsAt` calls the same draw with each image's cache
+  /// key and a completion that ignores it, so `cellForRow` finds the image cached; no cancellation.
+  case msCachedAsyncPrefetch
 
   /// The strategies a run measures unless `--strategies` names others: every one but `idleWork4ms`, whose
   /// `.seconds` budget without a frame clock the recommended preset supersedes (left out to keep the full
@@ -126,14 +133,16 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// in every run) and the worker-count variants of `idleWorkPrepare`.
   static let notMeasuredByDefault: Set<StrategyKind> = [
     .idleWork4ms, .idleWork, .dwuUnbind, .runLoopQueueTuned, .noGuard, .idleWorkPrepare1,
-    .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch,
+    .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch, .textureAsyncPrefetch,
+    .msCachedAsyncPrefetch,
   ]
 
   /// Whether the strategy draws off the main thread (the apply is on it).
   var isBackground: Bool {
     switch self {
     case .yyAsyncLayer, .textureAsync, .asyncDraw, .msCachedAsync, .workItem, .noGuardBackground, .idleWorkPrepare,
-      .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch:
+      .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch,
+      .textureAsyncPrefetch, .msCachedAsyncPrefetch:
       return true
     default: return false
     }
@@ -169,6 +178,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .idleWorkPrepare4: return IdleWorkStrategy(variant: .prepare(workers: 4))
     case .idleWorkPreparePrefetch: return IdleWorkStrategy(variant: .prepare(workers: nil), prefetching: true)
     case .workItemPrefetch: return WorkItemPrefetchStrategy()
+    case .textureAsyncPrefetch: return TextureAsyncDisplayStrategy(ranges: true)
+    case .msCachedAsyncPrefetch: return MSCachedAsyncViewDrawingStrategy(prefetching: true)
     }
   }
 
@@ -221,6 +232,11 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .workItemPrefetch:
       return
         "DispatchWorkItem per draw, also started in prefetchRowsAt into a 32 MB cache, cancelled in cancelPrefetchingForRowsAt"
+    case .textureAsyncPrefetch:
+      return
+        "textureAsync with ASRangeController's Full display range (1 screen leading, 0.5 trailing): off-screen nodes display through the render queue, keep contents in range, cancel and clear on leaving it"
+    case .msCachedAsyncPrefetch:
+      return "msCachedAsync with the cache warmed in prefetchRowsAt (same draw, completion ignored), no cancellation"
     }
   }
 }
