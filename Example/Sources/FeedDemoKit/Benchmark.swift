@@ -48,7 +48,10 @@ struct Benchmark {
             feedRuns["\(profile.rawValue)/\(hz)/\(kind.rawValue)", default: []].append(result)
             if debug { dumpDrops(result) }
             done += 1
-            progress(progressLine(done: done, run: run, profile: profile, hz: hz, kind: kind, result: result, since: started, began: begin))
+            progress(
+              progressLine(
+                done: done, run: run, profile: profile, hz: hz, kind: kind, result: result, since: started, began: begin
+              ))
           }
         }
       }
@@ -127,7 +130,9 @@ struct Benchmark {
   }
 
   /// Feed runs the options ask for.
-  var scenarioCount: Int { options.profiles.count * options.refreshRates.count * options.strategies.count * options.runs }
+  var scenarioCount: Int {
+    options.profiles.count * options.refreshRates.count * options.strategies.count * options.runs
+  }
 
   /// One feed run's progress line: how far, an estimate of the time left, the run's headline figures.
   private func progressLine(
@@ -136,11 +141,14 @@ struct Benchmark {
   ) -> String {
     let elapsed = Double(Clock.now - started) / 1e9
     let left = elapsed / Double(done) * Double(scenarioCount - done)
-    let counter = "[\(done)/\(scenarioCount), ~\(Int(left.rounded(.up)) / 60):\(String(format: "%02d", Int(left.rounded(.up)) % 60)) left]"
-    var line = "\(counter) run \(run) \(profile.rawValue) \(hz) Hz \(kind.displayName): dropped \(fmt(result[.droppedFrames], 0)), "
+    let counter =
+      "[\(done)/\(scenarioCount), ~\(Int(left.rounded(.up)) / 60):\(String(format: "%02d", Int(left.rounded(.up)) % 60)) left]"
+    var line =
+      "\(counter) run \(run) \(profile.rawValue) \(hz) Hz \(kind.displayName): dropped \(fmt(result[.droppedFrames], 0)), "
       + "blank \(fmt(result[.blankCellSeconds], 2)) cell·s, \(Self.contentText(result, profile: profile))"
     if kind.isBackground {
-      line += ", wasted \(fmt(result[.rendersWasted], 0)), wrong-cell \(fmt(result[.wrongCellApplies], 0)), flicker \(fmt(result[.flicker], 0))"
+      line +=
+        ", wasted \(fmt(result[.rendersWasted], 0)), wrong-cell \(fmt(result[.wrongCellApplies], 0)), flicker \(fmt(result[.flicker], 0))"
     }
     return line + " (\(fmt(Clock.milliseconds(from: began, to: Clock.now) / 1000, 1)) s)"
   }

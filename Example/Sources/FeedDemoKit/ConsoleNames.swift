@@ -35,6 +35,8 @@ extension StrategyKind {
     "idleWorkFeedWhole": "IdleWork, main thread, whole draws",
     "yyAsyncLayerLabel": "YYAsyncLayer as YYLabel (clear on set)",
     "workItemCareless": "DispatchWorkItem, image = nil in cellForRow (canary)",
+    "textureAsyncPrefetch": "Texture async display, ranges",
+    "msCachedAsyncPrefetch": "MSCachedAsyncViewDrawing, cache warmed ahead",
   ]
 
   /// The markdown report's name: the README's, then the identifier `--strategies` and the JSON use.

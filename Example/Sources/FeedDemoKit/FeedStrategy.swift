@@ -44,6 +44,11 @@ protocol FeedStrategy: AnyObject {
   /// (MSCachedAsyncViewDrawing's `NSCache` with no limits set), keeps no results beyond those in flight
   /// (YYAsyncLayer, Texture, AsyncDraw, `DispatchWorkItem`), or the strategy draws on the main thread.
   var resultByteLimit: Int? { get }
+  /// The table laid its rows out at a new offset during a scroll (`UIScrollView`'s `layoutSubviews`), after
+  /// `didEndDisplaying` and `cellForRow` for the rows that left and entered: where a library computes its own
+  /// ranges from the scroll position (Texture's `ASTableView` ends `layoutSubviews` with
+  /// `[_rangeController updateIfNeeded]`), it reads ``FeedView/offset`` and ``FeedView/visibleRows`` here.
+  func feedDidLayout(_ feed: FeedView)
 }
 
 extension FeedStrategy {
@@ -62,6 +67,8 @@ extension FeedStrategy {
 
   /// No limit (see the requirement): the default for every strategy whose real library sets none.
   var resultByteLimit: Int? { nil }
+  /// Nothing: only a strategy with ranges of its own (Texture's) follows the layout.
+  func feedDidLayout(_ feed: FeedView) {}
 }
 
 /// The strategies the benchmark knows, in report order.
@@ -132,13 +139,20 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// `workItem` as a careless user writes it: `image = nil` again at the top of `cellForRow`, after
   /// `prepareForReuse` did it. Canary of the flicker metric: a reload of unchanged content must flicker.
   case workItemCareless
+  /// `textureAsync` with Texture's ranges (`ASRangeController`, `ASLayoutRangeModeFull`): nodes within the
+  /// display range — a screen ahead in the scroll direction, half a screen behind — display before they appear
+  /// and keep their contents while in it; leaving it cancels the display and clears the contents.
+  case textureAsyncPrefetch
+  /// `msCachedAsync` with the cache warmed ahead: `prefetchRowsAt` calls the same draw with each image's cache
+  /// key and a completion that ignores it, so `cellForRow` finds the image cached; no cancellation.
+  case msCachedAsyncPrefetch
 
   /// Whether the strategy draws off the main thread (the apply is on it).
   var isBackground: Bool {
     switch self {
     case .yyAsyncLayer, .textureAsync, .asyncDraw, .msCachedAsync, .workItem, .noGuardBackground, .idleWorkPrepare,
       .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch,
-      .yyAsyncLayerLabel, .workItemCareless:
+      .yyAsyncLayerLabel, .workItemCareless, .textureAsyncPrefetch, .msCachedAsyncPrefetch:
       return true
     default: return false
     }
@@ -182,6 +196,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .idleWorkFeedWhole: return IdleWorkStrategy(variant: .scrollingFeedWhole)
     case .yyAsyncLayerLabel: return YYAsyncLayerStrategy(variant: .label)
     case .workItemCareless: return WorkItemStrategy(variant: .careless)
+    case .textureAsyncPrefetch: return TextureAsyncDisplayStrategy(ranges: true)
+    case .msCachedAsyncPrefetch: return MSCachedAsyncViewDrawingStrategy(prefetching: true)
     }
   }
 
@@ -250,6 +266,11 @@ enum StrategyKind: String, CaseIterable, Sendable {
         "YYAsyncLayer as YYLabel's setTextLayout: clear contents and setNeedsDisplay at once, sentinel, min(cores,16) serial queues, main.async apply"
     case .workItemCareless:
       return "canary: workItem plus image = nil again in cellForRow (a reconfigured row flickers)"
+    case .textureAsyncPrefetch:
+      return
+        "textureAsync with ASRangeController's Full display range (1 screen leading, 0.5 trailing): off-screen nodes display through the render queue, keep contents in range, cancel and clear on leaving it"
+    case .msCachedAsyncPrefetch:
+      return "msCachedAsync with the cache warmed in prefetchRowsAt (same draw, completion ignored), no cancellation"
     }
   }
 }

@@ -52,10 +52,12 @@ final class FeedView {
   }
 
   /// Moves the content to `position` (clamped): lays the rows out (`cellForRow` for entering rows,
-  /// `didEndDisplaying` for leaving ones) and updates the prefetch window.
+  /// `didEndDisplaying` for leaving ones), tells the strategy (``FeedStrategy/feedDidLayout(_:)``) and updates
+  /// the prefetch window.
   func scroll(to position: Double) {
     offset = min(max(0, position), model.maximumOffset)
     layoutVisibleRows()
+    strategy.feedDidLayout(self)
     updatePrefetching()
   }
 

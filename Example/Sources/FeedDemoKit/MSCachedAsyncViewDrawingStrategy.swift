@@ -15,6 +15,15 @@ import Foundation
 ///   configuration changed (`if (circleColor != _circleColor) [self setNeedsImageReload]`), reloading
 ///   clears it (`self.image = nil`), and the completion sets the image only if the configuration it
 ///   captured is still the view's ("Prevent race conditions").
+///
+/// With `prefetching` (the `msCachedAsyncPrefetch` kind) the app warms the cache ahead, the one prefetch path
+/// the library allows: in `prefetchRowsAt` it calls the same `drawViewAsyncWithCacheKey:...` with each image's
+/// cache key and a completion that ignores the image (`^(UIImage *image) {}` — not `nil`: the library calls
+/// the block unconditionally, on a hit at once and on a miss through `dispatch_async(main)`), so the image
+/// lands in the `NSCache` and `cellForRow` later finds it there and sets it synchronously. A prefetch of a key
+/// already cached costs a lookup. Nothing is shared with a draw in flight: a row that appears before its
+/// prefetch finished misses the cache and draws again. `cancelPrefetchingForRowsAt` does nothing: the library
+/// has no cancellation.
 @MainActor
 final class MSCachedAsyncViewDrawingStrategy: FeedStrategy {
   /// The sample's image view: its configuration (the content it should show).
@@ -34,6 +43,14 @@ final class MSCachedAsyncViewDrawingStrategy: FeedStrategy {
     label: "com.mindsnacks.view_drawing.queue", attributes: .concurrent)
   private var ledger: RenderLedger?
   private var installed = false
+  /// Whether `prefetchRowsAt` warms the cache (`msCachedAsyncPrefetch`).
+  let prefetching: Bool
+
+  /// The strategy without prefetching (`msCachedAsync`) or with the cache warmed ahead
+  /// (`msCachedAsyncPrefetch`).
+  init(prefetching: Bool = false) { self.prefetching = prefetching }
+
+  var prefetches: Bool { prefetching }
 
   func install(for workload: Workload, displayLink: DisplayLink?) { installed = true }
 
@@ -55,18 +72,31 @@ final class MSCachedAsyncViewDrawingStrategy: FeedStrategy {
   }
 
   private func loadImage(_ request: DrawRequest, key: ViewKey, configuration: Configuration) {
-    let cacheKey = "com.mindsnacks.feed.\(request.row).\(request.imageIndex).\(request.version)"
     // The completion: "Prevent race conditions" — set only if the view still has that configuration.
-    let completion: @MainActor (RenderedImage) -> Void = { [weak self] image in
+    drawViewAsync(
+      cacheKey: Self.cacheKey(request.job), job: request.job
+    ) { [weak self] image in
       guard let self, self.installed, self.configurations[key] == configuration else { return }
       request.apply(image)
     }
+  }
+
+  /// The app's cache key of an image: its row, which of the row's images, and its content version.
+  private static func cacheKey(_ job: RenderJob) -> String {
+    "com.mindsnacks.feed.\(job.row).\(job.imageIndex).\(job.version)"
+  }
+
+  /// `drawViewAsyncWithCacheKey:size:backgroundColor:drawBlock:completionBlock:`: a hit calls `completion` at
+  /// once; a miss draws on the concurrent queue, stores the image and calls `completion` through
+  /// `dispatch_async(main)`.
+  private func drawViewAsync(
+    cacheKey: String, job: RenderJob, completion: @escaping @MainActor (RenderedImage) -> Void
+  ) {
     if let cached = cache.image(forKey: cacheKey) {
       completion(cached)
       return
     }
-    let job = request.job
-    let ledger = request.ledger
+    let ledger = job.ledger
     let cache = self.cache
     ledger.jobStarted()
     dispatchQueue.async {
@@ -83,6 +113,19 @@ final class MSCachedAsyncViewDrawingStrategy: FeedStrategy {
       }
     }
   }
+
+  /// `tableView(_:prefetchRowsAt:)`: the same draw for each image of the rows, with a completion that ignores
+  /// the image.
+  func prefetchRows(_ rows: [Int], in feed: FeedView) {
+    guard prefetching else { return }
+    ledger = feed.ledger
+    for content in rows.flatMap({ feed.drawContents(ofRow: $0) }) {
+      drawViewAsync(cacheKey: Self.cacheKey(content.job), job: content.job) { _ in }
+    }
+  }
+
+  /// `tableView(_:cancelPrefetchingForRowsAt:)`: nothing — the library has no cancellation.
+  func cancelPrefetchingRows(_ rows: [Int], in feed: FeedView) {}
 
   /// No cancellation: nothing to do.
   func cellDidEndDisplaying(_ cell: FeedCell, forRowAt indexPath: IndexPath) {}

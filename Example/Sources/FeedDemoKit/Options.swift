@@ -115,7 +115,8 @@ struct Options: Sendable {
     if !explicit.contains("--profile") { options.profiles = sweep.profiles }
     if !explicit.contains("--strategies") { options.strategies = sweep.strategies }
     if !explicit.contains("--runs") { options.runs = sweep.runs }
-    options.skipThroughput = !explicit.contains("--throughput") && (!options.quick || explicit.contains("--no-throughput"))
+    options.skipThroughput =
+      !explicit.contains("--throughput") && (!options.quick || explicit.contains("--no-throughput"))
     options.skipEnqueueCost =
       !explicit.contains("--enqueue-cost") && (!options.quick || explicit.contains("--no-enqueue-cost"))
     return .success(options)

@@ -30,8 +30,7 @@ public enum Profile: String, CaseIterable, Sendable {
   /// here), so the 141 images the run shows (47 rows × 3) make a working set of 141 MiB, over four times the
   /// 32 MiB that the strategies with a result cache keep (IdleWork's `.scrollingFeed()`,
   /// ``WorkItemPrefetchStrategy/cacheLimit``): the caches evict, and `peakResultBytes` shows whether each
-  /// strategy stays within its limit (`resultByteLimit` in the JSON).
-  /// Not in the default run (``notMeasuredByDefault``).
+  /// strategy stays within its limit (`resultByteLimit` in the JSON). In the full sweep (`--full`).
   case photos
 
   /// The numbers that make up the profile.
@@ -68,14 +67,6 @@ public enum Profile: String, CaseIterable, Sendable {
       return settings
     }
   }
-
-  /// Profiles left out of the default run (name them with `--profile` to measure them): `photos`, until the
-  /// lead decides where it goes. (`Options` still defaults to every profile: it has to read
-  /// ``measuredByDefault`` for this to take effect.)
-  static let notMeasuredByDefault: Set<Profile> = [.photos]
-
-  /// The profiles a run measures unless `--profile` names others.
-  static var measuredByDefault: [Profile] { allCases.filter { !notMeasuredByDefault.contains($0) } }
 
   /// One line for the report.
   var summary: String {

@@ -40,7 +40,8 @@ enum Sweep: Sendable, CaseIterable {
     case .quick:
       names = [
         "sync", "mainQueue", "dwu", "runLoopQueue", "runLoopQueueTiles", "idleWorkFeed", "noGuard", "yyAsyncLayer",
-        "textureAsync", "asyncDraw", "msCachedAsync", "workItem", "workItemCareless", "noGuardBackground", "idleWorkPrepare",
+        "textureAsync", "asyncDraw", "msCachedAsync", "workItem", "workItemCareless", "noGuardBackground",
+        "idleWorkPrepare",
         "idleWorkPreparePrefetch", "workItemPrefetch",
       ]
     }

@@ -28,7 +28,10 @@ enum Verdict {
     ),
     (
       "Background, no prefetching", "idleWorkPrepare",
-      ["workItem", "workItemCareless", "textureAsync", "yyAsyncLayer", "yyAsyncLayerLabel", "asyncDraw", "msCachedAsync"]
+      [
+        "workItem", "workItemCareless", "textureAsync", "yyAsyncLayer", "yyAsyncLayerLabel", "asyncDraw",
+        "msCachedAsync",
+      ]
     ),
   ]
 
@@ -51,7 +54,9 @@ enum Verdict {
   }
 
   /// The verdict's lines, from the medians of `report`; the last says where the results went.
-  static func lines(_ report: BenchmarkReport, written: [(path: String, what: String)] = [], printedJSON: Bool = false)
+  static func lines(
+    _ report: BenchmarkReport, written: [(path: String, what: String)] = [], printedJSON: Bool = false
+  )
     -> [String]
   {
     let places = report.options.profiles.flatMap { profile in
@@ -65,7 +70,8 @@ enum Verdict {
     lines.append(
       "FeedDemo verdict: medians of \(report.options.runs) run\(report.options.runs == 1 ? "" : "s") of "
         + "\(report.options.profiles.map(\.rawValue).joined(separator: ", ")) at \(rates) Hz "
-        + "(\(minutes) min \(seconds) s); \(MachineLoad.sentence(report.otherCores, processors: report.machine.processors)).")
+        + "(\(minutes) min \(seconds) s); \(MachineLoad.sentence(report.otherCores, processors: report.machine.processors))."
+    )
     func stat(_ kind: StrategyKind, _ place: (profile: Profile, hz: Int), _ metric: ScenarioMetric) -> Stat? {
       report.feed(place.profile, place.hz).first { $0.strategy == kind }?.stats[metric]
     }
@@ -103,7 +109,8 @@ enum Verdict {
               + "\(fmt(theirs.median, 2))\(spread))")
         }
         guard let myDrops = stat(mine, place, .droppedFrames)?.median else { continue }
-        let dropRivals = contest.peers.compactMap { peer in stat(peer, place, .droppedFrames).map { (peer, $0.median) } }
+        let dropRivals = contest.peers.compactMap { peer in stat(peer, place, .droppedFrames).map { (peer, $0.median) }
+        }
         if let (peer, theirs) = dropRivals.min(by: { $0.1 < $1.1 }), theirs < myDrops {
           losses.append("frames in \(name(place)) (\(fmt(myDrops, 0)) against \(peer.displayName)'s \(fmt(theirs, 0)))")
         }
@@ -129,7 +136,8 @@ enum Verdict {
     if report.options.strategies.contains(where: \.isBackground) {
       lines.append(
         "Faults (wrong-cell applies, flicker): "
-          + (faults.isEmpty ? "none." : faults.prefix(4).joined(separator: "; ") + (faults.count > 4 ? "; …" : "") + "."))
+          + (faults.isEmpty
+            ? "none." : faults.prefix(4).joined(separator: "; ") + (faults.count > 4 ? "; …" : "") + "."))
     }
     if !report.options.full && !report.options.quick {
       lines.append("Every figure: --tables (or --json-out PATH); every profile and peer: --full (under 20 minutes).")

@@ -136,9 +136,8 @@ final class GranularityTests: XCTestCase {
     for kind in [StrategyKind.runLoopQueueTiles, .dwuTiles, .mainQueueTiles, .idleWorkFeedWhole] {
       XCTAssertFalse(kind.isBackground)
     }
-    let entry = try XCTUnwrap(
-      JSONSerialization.jsonObject(with: Data(JSONReport.strategy(.runLoopQueueTiles).rendered().utf8))
-        as? [String: Any])
+    let rendered = MainActor.assumeIsolated { JSONReport.strategy(.runLoopQueueTiles).rendered() }
+    let entry = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(rendered.utf8)) as? [String: Any])
     XCTAssertEqual(entry["granularity"] as? String, "tiles")
   }
 

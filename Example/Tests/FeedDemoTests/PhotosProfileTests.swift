@@ -61,12 +61,12 @@ final class PhotosProfileTests: XCTestCase {
     }
   }
 
-  /// The summary names the image size; `photos` is left out of the default profiles, the others are not.
+  /// The summary names the image size; `photos` is in the full sweep, not in the newcomer's run.
   func testSummaryAndDefaultProfiles() {
     XCTAssertTrue(Profile.photos.summary.contains("512×512 px images"), Profile.photos.summary)
     XCTAssertFalse(Profile.flingBack.summary.contains("px images"))
-    XCTAssertFalse(Profile.measuredByDefault.contains(.photos))
-    XCTAssertEqual(Profile.measuredByDefault.count, Profile.allCases.count - 1)
+    XCTAssertTrue(Sweep.full.profiles.contains(.photos))
+    XCTAssertFalse(Sweep.newcomer.profiles.contains(.photos))
   }
 
   /// IdleWork's prepared strategies report their queue's configured result cache; the work-item cache its own
@@ -105,7 +105,7 @@ final class PhotosProfileTests: XCTestCase {
       }
       let report = BenchmarkReport(
         command: "test", options: options, settings: .full, machine: .current(), imageDrawMs: 1, feed: figures,
-        throughput: [], enqueue: [], arrayAppend: nil, elapsedSeconds: 0)
+        throughput: [], enqueue: [], arrayAppend: nil, elapsedSeconds: 0, otherCores: nil)
       let text = JSONReport.document(report).rendered()
       let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
       XCTAssertEqual(doc["formatRevision"] as? Int, 4)
