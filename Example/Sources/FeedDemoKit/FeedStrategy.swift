@@ -205,9 +205,9 @@ enum StrategyKind: String, CaseIterable, Sendable {
   @MainActor
   var resultByteLimit: Int? { make().resultByteLimit }
 
-  /// The recommended IdleWork setup of its kind (main-thread: `idleWorkFeed`; background:
-  /// `idleWorkPrepare`): flagged in the JSON.
-  var isRecommended: Bool { self == .idleWorkFeed || self == .idleWorkPrepare }
+  /// The recommended IdleWork setup of its kind (main-thread: `idleWorkFeed`; background: `idleWorkPreparePrefetch`,
+  /// prepared tasks with prefetching, as every real feed prefetches): flagged in the JSON.
+  var isRecommended: Bool { self == .idleWorkFeed || self == .idleWorkPreparePrefetch }
 
   /// A canary: a strategy built to fail a metric, proving the metric can (`workItemCareless`: flicker).
   var isCanary: Bool { self == .noGuard || self == .noGuardBackground || self == .workItemCareless }

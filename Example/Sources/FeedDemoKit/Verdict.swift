@@ -105,14 +105,15 @@ enum Verdict {
         if let (peer, theirs) = rivals.min(by: { $0.1.median < $1.1.median }), theirs.median < myBlank.median {
           let spread = myBlank.min <= theirs.max ? ", within the runs' spread" : ""
           losses.append(
-            "blank in \(name(place)) (\(fmt(myBlank.median, 2)) against \(peer.displayName)'s "
-              + "\(fmt(theirs.median, 2))\(spread))")
+            "blank in \(name(place)) (\(fmt(myBlank.median, 2)) against \(fmt(theirs.median, 2)) for "
+              + "\(peer.displayName)\(spread))")
         }
         guard let myDrops = stat(mine, place, .droppedFrames)?.median else { continue }
         let dropRivals = contest.peers.compactMap { peer in stat(peer, place, .droppedFrames).map { (peer, $0.median) }
         }
         if let (peer, theirs) = dropRivals.min(by: { $0.1 < $1.1 }), theirs < myDrops {
-          losses.append("frames in \(name(place)) (\(fmt(myDrops, 0)) against \(peer.displayName)'s \(fmt(theirs, 0)))")
+          losses.append(
+            "frames in \(name(place)) (\(fmt(myDrops, 0)) against \(fmt(theirs, 0)) for \(peer.displayName))")
         }
       }
       if losses.isEmpty {

@@ -44,7 +44,7 @@ final class VerdictTests: XCTestCase {
         .textureAsync: [.blankCellSeconds: [.heavy: 0.8]],
       ])
     let line = try XCTUnwrap(Verdict.lines(lost).first { $0.hasPrefix("Background, no prefetching") })
-    XCTAssertTrue(line.contains("lost on blank in heavy 60 Hz (0.90 against DispatchWorkItem per draw's 0.70)"), line)
+    XCTAssertTrue(line.contains("lost on blank in heavy 60 Hz (0.90 against 0.70 for DispatchWorkItem per draw)"), line)
     XCTAssertTrue(line.contains("blank cell·s 1.40 / 1.20"), line)
 
     let even = report(strategies: [.idleWorkPrepare, .workItem])
@@ -57,7 +57,7 @@ final class VerdictTests: XCTestCase {
       strategies: [.idleWorkPrepare, .workItem],
       overrides: [.idleWorkPrepare: [.droppedFrames: [.light: 3]]])
     let line = try XCTUnwrap(Verdict.lines(lost).first { $0.hasPrefix("Background, no prefetching") })
-    XCTAssertTrue(line.contains("frames in light 60 Hz (3 against DispatchWorkItem per draw's 0)"), line)
+    XCTAssertTrue(line.contains("frames in light 60 Hz (3 against 0 for DispatchWorkItem per draw)"), line)
   }
 
   func testFitsTenLinesAndWarnsWhenBusy() {

@@ -106,6 +106,13 @@ extension QueueCore {
         if let content = render.content, preparation.cache.limit > 0 {
           preparation.cache.insert(
             value, bytes: render.resultBytes(of: value), for: content, prefetched: render.keptForLater)
+          // Its tasks hold the value until they apply it or leave: it stays in the cache, counted against the
+          // limit, until then (``settleIfDone(_:_:)`` unpins it), so the bytes kept never exceed the limit
+          // while evicted results live on in tasks.
+          if render.hasLiveRequests, preparation.cache.contains(content) {
+            preparation.cache.pin(content)
+            render.pinnedInCache = true
+          }
         }
         prefetchArrived(render, succeeded: true, preparation)
         for request in render.requests {
@@ -237,6 +244,10 @@ extension QueueCore {
   private func settleIfDone(_ render: Render, _ preparation: QueuePreparation) {
     guard !render.settled, !render.hasLiveRequests, render.arrival != .none else { return }
     render.settled = true
+    if render.pinnedInCache, let content = render.content {
+      render.pinnedInCache = false
+      preparation.cache.unpin(content)
+    }
     render.requests = []
     if render.arrival == .value, !render.applied, !render.keptForLater { preparation.wasted += 1 }
   }

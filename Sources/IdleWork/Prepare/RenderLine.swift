@@ -26,6 +26,8 @@ final class RenderLine: @unchecked Sendable {
   // Guarded by the pool's lock.
   /// Renders finished and not yet taken by the main thread.
   var arrivals: [Render] = []
+  /// A prefetch of this line was held back because ``arrivals`` reached its bound: taking them in wakes workers.
+  var prefetchWaitsForTakeIn = false
   var isClosed = false
   var needsWake = true
   /// Renders of this line running now, and the most at once.
@@ -142,6 +144,7 @@ final class RenderLine: @unchecked Sendable {
       return (render, render.outcome!)
     }
     arrivals = []
+    pool.arrivalsTakenLocked(self)
     return taken
   }
 

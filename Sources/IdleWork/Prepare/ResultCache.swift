@@ -4,7 +4,8 @@ import Foundation
 /// applied at once, inside `cellForRowAt`, instead of flashing blank while its result is prepared again.
 ///
 /// Bounded by a cost in bytes (each result's size as the caller reports it); past it the least recently
-/// used results go. Emptied when memory is short. Main thread only.
+/// used results go — but not one that tasks are still to apply (pinned): evicting it would free nothing while
+/// they hold it, so it stays counted, and others go instead. Emptied when memory is short. Main thread only.
 ///
 /// **Every operation is O(1)**, whatever the cache holds: it runs on the main thread at each arrival and in
 /// `cellForRowAt`, and a feed may keep tens of thousands of small results (a sort by last use on every
@@ -22,6 +23,9 @@ final class ResultCache {
     var bytes: Int
     /// A prefetched result no task has used yet: counted wasted if it goes unused.
     var unusedPrefetch = false
+    /// Renders whose tasks are still to apply this result (``pin(_:)``): while above 0 the slot is out of the
+    /// order of use, so eviction never takes off the count a result that stays alive in those tasks.
+    var pins = 0
     /// The neighbour used more recently (towards `newest`).
     var newer: Int
     /// The neighbour used less recently (towards `oldest`).
@@ -56,7 +60,7 @@ final class ResultCache {
   /// The result kept for `content`, if any (it becomes the most recently used).
   func value(for content: PreparedContent) -> (any Sendable)? {
     guard !index.isEmpty, let slot = index[content] else { return nil }
-    if slot != newest {
+    if slot != newest, slots[slot].pins == 0 {
       unlink(slot)
       linkAsNewest(slot)
     }
@@ -81,7 +85,11 @@ final class ResultCache {
       return
     }
     let bytes = max(bytes, 0)
-    if let old = index.removeValue(forKey: content) { remove(old) }
+    var pins = 0
+    if let old = index.removeValue(forKey: content) {
+      pins = slots[old].pins  // the renders that pinned the content unpin the newer result
+      remove(old)
+    }
     guard bytes <= limit else {
       if prefetched { unusedPrefetchesDropped += 1 }
       return
@@ -92,7 +100,8 @@ final class ResultCache {
       remove(evicted)
     }
     let item = Slot(
-      content: content, value: value, bytes: bytes, unusedPrefetch: prefetched, newer: noSlot, older: noSlot)
+      content: content, value: value, bytes: bytes, unusedPrefetch: prefetched, pins: pins, newer: noSlot,
+      older: noSlot)
     let slot: Int
     if let free = freeSlots.popLast() {
       slot = free
@@ -103,8 +112,35 @@ final class ResultCache {
     }
     index[content] = slot
     self.bytes += bytes
-    linkAsNewest(slot)
+    if pins == 0 { linkAsNewest(slot) }
   }
+
+  /// Tasks are to apply the result kept for `content` (if any): it stays, and counted, until as many
+  /// ``unpin(_:)`` calls. O(1).
+  func pin(_ content: PreparedContent) {
+    guard !index.isEmpty, let slot = index[content] else { return }
+    if slots[slot].pins == 0 { unlink(slot) }
+    slots[slot].pins += 1
+  }
+
+  /// The tasks of one ``pin(_:)`` have applied the result or left: when none is left, it becomes the most
+  /// recently used, evictable again — and if pinned results had taken the cache over its limit, the least
+  /// recently used go until it is within it. O(1) but for the evictions, each of which a result's insertion paid
+  /// for.
+  func unpin(_ content: PreparedContent) {
+    guard !index.isEmpty, let slot = index[content], slots[slot].pins > 0 else { return }
+    slots[slot].pins -= 1
+    guard slots[slot].pins == 0 else { return }
+    linkAsNewest(slot)
+    while bytes > limit, oldest != noSlot {
+      let evicted = oldest
+      index[slots[evicted].content!] = nil
+      remove(evicted)
+    }
+  }
+
+  /// Bytes of the kept results that tasks are still to apply (pinned), for tests.
+  var pinnedBytes: Int { index.values.reduce(0) { $0 + (slots[$1].pins > 0 ? slots[$1].bytes : 0) } }
 
   /// Drops every result (a memory warning), and the storage that held them.
   func removeAll() {
@@ -132,7 +168,7 @@ final class ResultCache {
 
   /// Unlinks `slot` (already out of `index`), empties it for reuse and takes its bytes off the total.
   private func remove(_ slot: Int) {
-    unlink(slot)
+    if slots[slot].pins == 0 { unlink(slot) }  // a pinned slot is out of the order of use already
     if slots[slot].unusedPrefetch { unusedPrefetchesDropped += 1 }
     bytes -= slots[slot].bytes
     slots[slot] = Slot(content: nil, value: nil, bytes: 0, newer: noSlot, older: noSlot)

@@ -157,6 +157,14 @@ final class WorkerPool: @unchecked Sendable {
     return count
   }
 
+  /// `line`'s arrivals were taken in: a prefetch they held back (see ``pickLocked()``) may start, on as many
+  /// workers as the line may use.
+  func arrivalsTakenLocked(_ line: RenderLine) {
+    guard line.prefetchWaitsForTakeIn else { return }
+    line.prefetchWaitsForTakeIn = false
+    for _ in 0..<max(1, line.limit - line.running) { startWorkerLocked() }
+  }
+
   /// Wakes an idle worker, or starts a thread if none is idle and the limit allows.
   private func startWorkerLocked() {
     guard !byHand, !lines.isEmpty else { return }
@@ -281,7 +289,14 @@ final class WorkerPool: @unchecked Sendable {
         chosenIsUrgent = true
         break
       }
-      // Prefetches, nearest first (then in order), within their share of the pool's workers and of their queue's.
+      // Prefetches, nearest first (then in order), within their share of the pool's workers and of their queue's,
+      // and only while the main thread keeps up: a line with as many results waiting for it as its bound starts
+      // no prefetch until it takes them in (``arrivalsTakenLocked(_:)``), so that prefetched results never pile
+      // up outside its result cache — nor their renders take the cores from a main thread that cannot apply them.
+      guard render.line.arrivals.count < render.line.limit else {
+        render.line.prefetchWaitsForTakeIn = true
+        continue
+      }
       guard prefetchMayStart(on: render.line, paced: paced) else {
         prefetchHeldBack = true
         continue

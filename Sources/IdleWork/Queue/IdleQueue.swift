@@ -89,8 +89,11 @@ public final class IdleQueue {
     /// Bytes of prepared results kept by their `content` key, so that a row shown again, or reloaded with
     /// the same content, applies at once instead of preparing again (each result counts what its task's
     /// `resultBytes` says, or by its type: see the prepared `addTask`); least recently used results go first,
-    /// and all go on a memory warning (``IdleQueue/dropDiscardableTasks()``). `0` (default) keeps none;
-    /// negative stops the program with a message naming it.
+    /// and all go on a memory warning (``IdleQueue/dropDiscardableTasks()``). A result that tasks are still to
+    /// apply stays until they have, counted: so the results kept and those waiting for their apply stay
+    /// within this limit — unless the waiting ones alone exceed it — and the results being prepared, at most
+    /// one per worker, come on top. `0` (default) keeps none; negative stops the program with a message naming
+    /// it.
     public var resultCacheLimit: Int
     /// The observer's order; tests and the benchmark change it, apps have no reason to.
     var observerOrder = IdleQueue.observerOrder

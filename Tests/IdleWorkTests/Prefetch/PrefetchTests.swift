@@ -27,6 +27,43 @@ final class PrefetchTests: XCTestCase {
     return (queue, driver, log, photo)
   }
 
+  /// Runs every preparation that can start, with a pass after each batch to take the results in (prefetches wait
+  /// while as many results as the queue's workers wait for the main thread); returns how many ran.
+  @MainActor
+  static func prepareAll(_ driver: ManualPassDriver) -> Int {
+    var total = 0
+    while case let count = driver.runPreparations(), count > 0 {
+      total += count
+      driver.runPass()
+    }
+    return total
+  }
+
+  /// Prefetches wait while as many results as the queue's workers wait for a pass: they never pile up outside
+  /// the cache, nor take the cores from a main thread that cannot take them in. A pass wakes them.
+  func testPrefetchesWaitForThePassToTakeTheirResultsIn() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = Self.prefetchingQueue()
+      let workers = IdleQueue.Configuration().workers
+      queue.prefetch((0..<(workers + 2)).map { "p\($0)" }, with: photo)
+      XCTAssertEqual(driver.runPreparations(), workers, "as many as the workers, then they wait")
+      XCTAssertEqual(driver.runPreparations(), 0, "still waiting: no pass took their results in")
+      driver.runPass()
+      XCTAssertEqual(driver.runPreparations(), 2, "taken in: the rest start")
+      queue.prefetch((10..<(10 + workers + 1)).map { "p\($0)" }, with: photo)
+      driver.runPass()
+      XCTAssertEqual(driver.runPreparations(), workers)
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, preparing: "visible", with: photo) { cell, image in cell.shown.append(image) }
+      driver.runPreparations()
+      XCTAssertTrue(log.entries.contains("visible"), "a visible row's preparation does not wait")
+      driver.drain()
+      XCTAssertEqual(cell.shown, ["image of visible"])
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+
   /// A row whose content was prefetched shows it inside its `cellForRowAt`: applied at once, counted a cache
   /// hit; the prefetch counts as added and executed.
   func testAPrefetchedRowShowsInItsFirstFrame() {
@@ -79,7 +116,7 @@ final class PrefetchTests: XCTestCase {
       let cell = Cell()
       queue.bind(cell, to: 9)
       queue.addTask(for: cell, at: 9, preparing: "visible", with: photo) { cell, image in cell.shown.append(image) }
-      XCTAssertEqual(driver.runPreparations(), 5)
+      XCTAssertEqual(Self.prepareAll(driver), 5)
       XCTAssertEqual(log.entries, ["visible", "p0", "p3", "p1", "p2"])
     }
   }
@@ -120,7 +157,7 @@ final class PrefetchTests: XCTestCase {
         }
       }
       queue.prefetch((0..<10).map { "p\($0)" }, with: photo)
-      XCTAssertEqual(driver.runPreparations(), 4)
+      XCTAssertEqual(Self.prepareAll(driver), 4)
       driver.drain()
       XCTAssertEqual(cells.map(\.shown), [["image of row 0"], ["image of row 1"]], "a visible row was evicted")
       XCTAssertEqual(Array(log.entries.prefix(2)), ["row 0", "row 1"])
@@ -137,8 +174,7 @@ final class PrefetchTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, driver, _, photo) = Self.prefetchingQueue()
       queue.prefetch(["a", "b", "c"], with: photo)
-      XCTAssertEqual(driver.runPreparations(), 3)
-      driver.runPass()
+      XCTAssertEqual(Self.prepareAll(driver), 3)
       XCTAssertEqual(queue.statistics.wastedPreparations, 0, "counted wasted while it waits in the cache")
       let cell = Cell()
       queue.bind(cell, to: 0)

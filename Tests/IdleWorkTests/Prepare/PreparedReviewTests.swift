@@ -372,6 +372,46 @@ final class PreparedReviewTests: XCTestCase {
 
   // MARK: Cache
 
+  /// A result whose task is still to apply it stays in the cache, counted against the limit, even when it is
+  /// the least recently used: evicting it would free nothing (the task holds it) and let the results alive
+  /// exceed the limit. A later task for that content is then a hit.
+  func testAResultWaitingForItsApplyIsNotEvicted() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100, resultCacheLimit: 300))
+      var applied: [Int] = []
+      @MainActor func request(_ content: Int) {
+        queue.addTask(key: "\(content)-\(applied.count)", content: content, resultBytes: { _ in 100 }) { _ in
+          content
+        } apply: {
+          applied.append($0)
+        }
+      }
+      request(9)
+      driver.runPreparations()
+      driver.drain()
+      request(0)
+      request(1)
+      XCTAssertEqual(driver.runPreparations(), 2)
+      driver.runPass()  // takes in 0 and 1 (cache: 9, 0, 1), applies 0 (one task a pass); 1 waits
+      XCTAssertEqual(applied, [9, 0])
+      request(0)  // hits: 0 and 9 become the most recently used, 1 the least
+      request(9)
+      request(2)
+      XCTAssertEqual(driver.runPreparations(), 1)
+      driver.runPass()  // takes in 2: one result must go — not 1, whose task still waits
+      let cache = queue.core.preparation!.cache
+      XCTAssertLessThanOrEqual(cache.bytes, 300)
+      driver.drain()
+      XCTAssertEqual(applied, [9, 0, 0, 9, 1, 2], "the two hits applied as they were added")
+      request(1)
+      XCTAssertEqual(driver.runPreparations(), 0, "1 stayed while its task waited: a hit")
+      driver.drain()
+      XCTAssertEqual(cache.pinnedBytes, 0, "applied: nothing pinned")
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+
   /// The cache keeps results within its byte limit, least recently used out first; a result larger than
   /// the limit is not kept; a memory warning empties it; a hit is counted executed.
   func testTheCacheKeepsTheMostRecentlyUsedWithinItsLimit() {

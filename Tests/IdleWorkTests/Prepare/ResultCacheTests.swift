@@ -38,6 +38,46 @@ final class ResultCacheTests: XCTestCase {
     }
   }
 
+  /// A pinned result (tasks are still to apply it) is never evicted and stays counted; others go in its place;
+  /// unpinned, it is the most recently used. Pinning and unpinning touch a constant number of entries.
+  func testAPinnedResultStaysCountedAndOthersGoInstead() {
+    MainActor.assumeIsolated {
+      let cache = ResultCache(limit: 3)
+      for content in 0..<3 { cache.insert(content, bytes: 1, for: key(content)) }
+      let touched = cache.entriesTouched
+      cache.pin(key(0))  // the least recently used, but its tasks hold it
+      XCTAssertEqual(cache.entriesTouched - touched, 1)
+      XCTAssertEqual(cache.value(for: key(0)) as? Int, 0, "a pinned result answers lookups")
+      cache.insert(3, bytes: 1, for: key(3))
+      XCTAssertEqual(order(cache), [3, 2], "1 went, not the pinned 0")
+      XCTAssertEqual(cache.bytes, 3, "the pinned result counts against the limit")
+      XCTAssertEqual(cache.pinnedBytes, 1)
+      cache.pin(key(0))
+      cache.unpin(key(0))
+      XCTAssertEqual(order(cache), [3, 2], "pinned twice: still pinned after one unpin")
+      cache.unpin(key(0))
+      XCTAssertEqual(order(cache), [0, 3, 2], "unpinned: the most recently used")
+      XCTAssertEqual(cache.pinnedBytes, 0)
+      // Only pinned results left: a new one is kept beside them, over the limit, as they are alive anyway.
+      for content in [0, 3, 2] { cache.pin(key(content)) }
+      cache.insert(4, bytes: 1, for: key(4))
+      XCTAssertEqual(cache.bytes, 4)
+      cache.insert(5, bytes: 1, for: key(5))
+      XCTAssertEqual(order(cache), [5], "4, the one unpinned, went")
+      // Replacing a pinned content carries its pins over; a memory warning drops pinned results too.
+      cache.insert(30, bytes: 1, for: key(3))
+      XCTAssertEqual(order(cache), [], "5 went: the pinned 0, 2 and the new 3 fill the limit")
+      XCTAssertEqual(cache.bytes, 3)
+      cache.unpin(key(3))
+      XCTAssertEqual(order(cache), [3])
+      XCTAssertEqual(cache.value(for: key(3)) as? Int, 30)
+      cache.removeAll()
+      cache.unpin(key(0))
+      XCTAssertEqual(cache.bytes, 0)
+      XCTAssertEqual(cache.count, 0)
+    }
+  }
+
   /// Inserting a kept content again replaces its value and its bytes, and makes it the most recently used.
   func testReplacingAContentUpdatesItsValueBytesAndUse() {
     MainActor.assumeIsolated {
