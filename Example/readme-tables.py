@@ -43,7 +43,7 @@ NAMES = {
     "msCachedAsync": "MSCachedAsyncViewDrawing",
     "workItem": "`DispatchWorkItem` per draw",
     "noGuardBackground": "`noGuardBackground` (canary)",
-    "idleWorkPrepare": "**IdleWork prepared tasks** (recommended, background)",
+    "idleWorkPrepare": "**IdleWork prepared tasks**",
     "idleWorkPrepare1": "IdleWork prepared, 1 worker",
     "idleWorkPrepare2": "IdleWork prepared, 2 workers",
     "idleWorkPrepare4": "IdleWork prepared, 4 workers",
@@ -353,9 +353,13 @@ def contest_table(documents):
     print(f"#### Each IdleWork setup against the best peer given the same work (sums over {profiles})\n")
     print("| Contest | Strategy | " + " | ".join(f"{t} {rate_label}" for _, t, _ in CONTEST_COLUMNS) + " |")
     print("|---" * (len(CONTEST_COLUMNS) + 2) + "|")
+    kind = kinds(first)
     for title, mine, best in contest_rows(first):
         for name in (mine, best):
-            cells = [" / ".join(sum_text(summed(documents, name, r, m), digits) for r in rates)
+            # Main-thread strategies draw into the cell that asks, on the main thread: they cannot apply to a
+            # wrong cell or flicker, so that column cannot differ for them and shows a dash.
+            cells = [" / ".join("—" if m == "faults" and kind.get(name) == "mainThread" else
+                                sum_text(summed(documents, name, r, m), digits) for r in rates)
                      for m, _, digits in CONTEST_COLUMNS]
             print(f"| {title} | {NAMES.get(name, name)} | " + " | ".join(cells) + " |")
     print()
