@@ -5,6 +5,10 @@ check-json to reject the document, naming the figure. The untouched document mus
 
     Example/check-json-selftest.py Example/results.json
 
+CI runs it on two documents: `Example/v3/results.json`, FeedDemo v3's full run, which holds every baseline and
+canary (the main-thread baselines' and canaries' checks), and `Example/results.json`, the current full sweep
+(its consistency checks, and V4_CASES: IdleWork's result bytes against its limit in `photos`).
+
 The cases of FeedDemo v3's metrics (V3_CASES) need a document of format revision 3 (`formatRevision` 3, the
 background strategies and the `flingBack`/`reloadSame` profiles); on an older document they are skipped and
 the count of skipped cases is printed. A document holding workItem but not the canary workItemCareless (which a
@@ -98,11 +102,11 @@ def blank_below_bound(doc, strategy):
 
 
 def two_recommended_main_thread(doc):
+    """A second main-thread strategy flagged recommended (the first of the document's that is not)."""
     for s in doc["strategies"]:
-        if s["name"] == "idleWorkPrepare":
-            s["recommended"] = False
-        if s["name"] == "sync":
+        if s.get("kind", "mainThread") == "mainThread" and not s["recommended"]:
             s["recommended"] = True
+            return
 
 
 V3_CASES = [
@@ -115,6 +119,17 @@ V3_CASES = [
     ("consistency:workItem cpuMs >= mainThreadCpuMs",
      lambda d: [set_all(m, "cpuMs", m["mainThreadCpuMs"]["median"] - 1) for m in feed(d, "workItem", "reload")]),
     ("exactly one recommended strategy per kind", two_recommended_main_thread),
+]
+def photos_over_limit(doc):
+    """IdleWork's peak result bytes in photos twice its limit."""
+    limit = next(s["resultByteLimit"] for s in doc["strategies"] if s["name"] == "idleWorkPreparePrefetch")
+    for m in feed(doc, "idleWorkPreparePrefetch", "photos"):
+        set_all(m, "peakResultBytes", 2 * limit)
+
+
+# FeedDemo v4 (format revision 4): IdleWork's result bytes against its limit, in photos.
+V4_CASES = [
+    ("limit:idleWorkPreparePrefetch peakResultBytes <= resultByteLimit", photos_over_limit),
 ]
 FULL_RUN_V3_CASES = [
     ("consistency:idleWorkPrepare blankCellSeconds >= bound", lambda d: blank_below_bound(d, "idleWorkPrepare")),
@@ -169,10 +184,16 @@ def main(path, quick_ok=False):
         cases += V3_CASES + ([] if original.get("quick") else FULL_RUN_V3_CASES)
     else:
         skipped = len(V3_CASES) + len(FULL_RUN_V3_CASES)
+    if original.get("formatRevision", 2) >= 4 and any(p["name"] == "photos" for p in original["profiles"]):
+        cases += V4_CASES
     # A case for a strategy the document does not hold (one left out of the default set) cannot fail it.
     present = {s["name"] for s in original["strategies"]}
     absent = [c for c in cases if strategy_of(c[0]) not in present]
     cases = [c for c in cases if strategy_of(c[0]) in present]
+    if not original.get("throughput"):
+        # A sweep without the throughput workloads (FeedDemo v4's --full) cannot break their figures.
+        absent += [c for c in cases if "throughput" in c[0] or "ratioToIdeal" in c[0]]
+        cases = [c for c in cases if "throughput" not in c[0] and "ratioToIdeal" not in c[0]]
     if original.get("quick"):
         # --quick holds reload and reloadSame only, and no full-run consistency checks.
         cases = [c for c in cases if c[0] in {n for n, _ in V3_CASES}]
@@ -188,7 +209,7 @@ def main(path, quick_ok=False):
         sys.exit("check-json-selftest: FAIL\n  " + "\n  ".join(failures))
     note = f"; {skipped} FeedDemo v3 cases skipped: the document predates format revision 3" if skipped else ""
     if absent:
-        note += f"; skipped, strategy not in the document: {', '.join(c[0] for c in absent)}"
+        note += f"; skipped, strategy or section not in the document: {', '.join(c[0] for c in absent)}"
     print(f"check-json-selftest: ok ({len(cases)} broken documents rejected, each naming its figure{note})")
 
 

@@ -34,6 +34,9 @@ protocol FeedStrategy: AnyObject {
   /// Whether the strategy prefetches (`UITableViewDataSourcePrefetching`): the table then calls
   /// ``prefetchRows(_:in:)`` and ``cancelPrefetchingRows(_:in:)``.
   var prefetches: Bool { get }
+  /// Whether the strategy draws rows before they appear — through the table's prefetching or a mechanism of its
+  /// own (Texture's display range): the blank bound, which assumes draws start once a row appeared, is not its.
+  var drawsAhead: Bool { get }
   /// `tableView(_:prefetchRowsAt:)`: rows about to appear in the scroll direction, nearest first.
   func prefetchRows(_ rows: [Int], in feed: FeedView)
   /// `tableView(_:cancelPrefetchingForRowsAt:)`: rows prefetched that are no longer about to appear (the user
@@ -58,6 +61,9 @@ extension FeedStrategy {
 
   /// No prefetching: strategies without a prefetch path (as their real libraries have none).
   var prefetches: Bool { false }
+
+  /// Whether the table prefetches for it: a strategy with a mechanism of its own says so itself.
+  var drawsAhead: Bool { prefetches }
 
   /// Nothing, for a strategy that does not prefetch.
   func prefetchRows(_ rows: [Int], in feed: FeedView) {}
@@ -245,7 +251,7 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .noGuardBackground: return "canary: a Thread per draw, main.async apply with no check"
     case .idleWorkPrepare:
       return
-        "IdleWork .scrollingFeed, prepared tasks: draw on the default workers (cores-1, 1...4), apply in idle passes, cache by content 32 MB"
+        "IdleWork .scrollingFeed, prepared tasks: draw on the default workers (the active cores, at most 6), apply in idle passes, cache by content 32 MB"
     case .idleWorkPrepare1: return "idleWorkPrepare with 1 worker thread"
     case .idleWorkPrepare2: return "idleWorkPrepare with 2 worker threads"
     case .idleWorkPrepare4: return "idleWorkPrepare with 4 worker threads"

@@ -135,7 +135,7 @@ enum JSONReport {
     let made = kind.make()
     return .object([
       ("name", .string(kind.rawValue)), ("kind", .string(kind.kindName)), ("policy", .string(kind.policy)),
-      ("granularity", .string(kind.granularity.rawValue)), ("prefetches", .bool(made.prefetches)),
+      ("granularity", .string(kind.granularity.rawValue)), ("prefetches", .bool(made.drawsAhead)),
       ("resultByteLimit", made.resultByteLimit.map { .int($0) } ?? .null),
       ("recommended", .bool(kind.isRecommended)), ("canary", .bool(kind.isCanary)),
     ])

@@ -136,6 +136,9 @@ final class TextureAsyncDisplayStrategy: FeedStrategy {
 
   /// Whether the table has Texture's ranges (`textureAsyncPrefetch`).
   let ranges: Bool
+
+  /// With ranges, nodes display a screen ahead of the viewport.
+  var drawsAhead: Bool { ranges }
   private let queue = TransactionQueue()
   private var nodes: [Int: CellNode] = [:]
   /// `_ASAsyncTransactionGroup`'s containers with an open transaction (the cells).

@@ -88,4 +88,18 @@ final class PeerPrefetchTests: XCTestCase {
     defer { gate.invalidate() }
     XCTAssertTrue(gate.run(mode: RunLoopModes.defaultCF, timeout: 10, until: done), "the strategy drained")
   }
+
+  /// The JSON says which strategies draw rows before they appear — prefetching, or Texture's display range —
+  /// so that check-json does not hold them to the blank bound, which assumes draws start once a row appeared.
+  func testStrategiesThatDrawAheadSayItInTheJSON() throws {
+    let expected: [(StrategyKind, Bool)] = [
+      (.textureAsyncPrefetch, true), (.textureAsync, false), (.msCachedAsyncPrefetch, true), (.msCachedAsync, false),
+      (.workItemPrefetch, true), (.workItem, false), (.idleWorkPreparePrefetch, true), (.idleWorkPrepare, false),
+    ]
+    for (kind, drawsAhead) in expected {
+      let rendered = MainActor.assumeIsolated { JSONReport.strategy(kind).rendered() }
+      let entry = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(rendered.utf8)) as? [String: Any])
+      XCTAssertEqual(entry["prefetches"] as? Bool, drawsAhead, kind.rawValue)
+    }
+  }
 }
