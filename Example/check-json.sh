@@ -340,7 +340,7 @@ if v4:
     # wait for that pass while the worker finishes its next one (prefetches wait once as many results as the
     # workers wait), so the slack is two results per worker — the threads it drew on (peakThreads), at least the
     # cores — not a fraction of the limit: a cache that ignores its limit, or lets evicted results live on in
-    # tasks uncounted (an earlier IdleWork, 3–5 over), fails. The peers' caches are their libraries' (the
+    # tasks uncounted, fails (IdleWork measured 3–4 results over its limit here, on 2 workers). The peers' caches are their libraries' (the
     # work-item cache has the same limit and no pinning); their peaks are reported, not checked.
     cores = doc.get("settings", {}).get("cores") or doc.get("machine", {}).get("processors") or 1
     limits = {s.get("name"): s.get("resultByteLimit") for s in doc["strategies"] if s.get("name", "").startswith("idleWork")}

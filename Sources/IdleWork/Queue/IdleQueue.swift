@@ -91,9 +91,9 @@ public final class IdleQueue {
     /// `resultBytes` says, or by its type: see the prepared `addTask`); least recently used results go first,
     /// and all go on a memory warning (``IdleQueue/dropDiscardableTasks()``). A result that tasks are still to
     /// apply stays until they have, counted: so the results kept and those waiting for their apply stay
-    /// within this limit — unless the waiting ones alone exceed it — and the results being prepared, at most
-    /// one per worker, come on top. `0` (default) keeps none; negative stops the program with a message naming
-    /// it.
+    /// within this limit — unless the waiting ones alone exceed it; on top come the results on their way to the
+    /// main thread (being prepared, at most one per worker, or finished and not yet taken in by a pass). `0`
+    /// (default) keeps none; negative stops the program with a message naming it.
     public var resultCacheLimit: Int
     /// The observer's order; tests and the benchmark change it, apps have no reason to.
     var observerOrder = IdleQueue.observerOrder
