@@ -190,6 +190,10 @@ def main(path, quick_ok=False):
     present = {s["name"] for s in original["strategies"]}
     absent = [c for c in cases if strategy_of(c[0]) not in present]
     cases = [c for c in cases if strategy_of(c[0]) in present]
+    if not original.get("addTaskCost"):
+        # Nor one without addTask's cost.
+        absent += [c for c in cases if "addTaskCost" in c[0]]
+        cases = [c for c in cases if "addTaskCost" not in c[0]]
     if not original.get("throughput"):
         # A sweep without the throughput workloads (FeedDemo v4's --full) cannot break their figures.
         absent += [c for c in cases if "throughput" in c[0] or "ratioToIdeal" in c[0]]
