@@ -104,6 +104,28 @@ final class PrefetchWorkerTests: XCTestCase {
     }
   }
 
+  /// Prefetches held back while results wait for the main thread start again once a pass takes them in, on real
+  /// workers: of 200 prefetches every one is prepared (none stranded), and visible rows' tasks added meanwhile
+  /// are applied. (Run under ThreadSanitizer by CI: the bound is read by workers and cleared by the main thread.)
+  func testPrefetchesHeldForTakeInAllRunOnRealWorkers() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue(configuration: .init(maximumQueueLength: 300, workers: 2, resultCacheLimit: 1 << 24))
+      defer { queue.invalidate() }
+      let prepared = Counter()
+      let photo = Preparation { (n: Int, _) -> Int in
+        prepared.increment()
+        return n
+      }
+      queue.prefetch(Array(0..<200), with: photo)
+      var applied: [Int] = []
+      for n in 200..<210 { queue.addTask(key: n, preparing: n, with: photo) { applied.append($0) } }
+      spin(until: { prepared.value == 210 && applied.count == 10 }, timeout: 20)
+      XCTAssertEqual(prepared.value, 210, "prefetches held for take-in were stranded")
+      XCTAssertEqual(applied.sorted(), Array(200..<210))
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+
   /// A task cancelled while its `async` preparation awaits cancels that work as a task: it stops at once
   /// (here: a 10 s `Task.sleep` ends with `CancellationError`).
   func testCancellationReachesAsyncWorkAsTaskCancellation() {
