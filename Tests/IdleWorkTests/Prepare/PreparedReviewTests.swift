@@ -372,6 +372,44 @@ final class PreparedReviewTests: XCTestCase {
 
   // MARK: Cache
 
+  /// Review: a render pinned its result, a memory warning emptied the cache, and a second render of the same
+  /// content pinned its own result. The first render's settle must not release the second one's pin: its
+  /// task still waits to apply the value, so the result must stay pinned (counted, not evictable).
+  func testReviewAnOldRendersUnpinAfterAMemoryWarningKeepsTheNewRendersPin() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100, resultCacheLimit: 300))
+      var applied: [Int] = []
+      var added = 0
+      @MainActor func request(_ content: Int) {
+        added += 1
+        queue.addTask(key: "\(content)-\(added)", content: content, resultBytes: { _ in 100 }) { _ in
+          content
+        } apply: {
+          applied.append($0)
+        }
+      }
+      request(5)
+      request(0)  // render A
+      XCTAssertEqual(driver.runPreparations(), 2)
+      driver.runPass()  // takes in 5 and 0 (both pinned), applies 5; A's task waits
+      XCTAssertEqual(applied, [5])
+      let cache = queue.core.preparation!.cache
+      XCTAssertEqual(cache.pinnedBytes, 100, "A's result is pinned")
+      queue.dropDiscardableTasks()  // a memory warning: the cache empties (A's task is not discardable)
+      XCTAssertEqual(cache.count, 0)
+      request(0)  // a miss: render B for the same content
+      XCTAssertEqual(driver.runPreparations(), 1)
+      driver.runPass()  // takes in B (pinned for its task), applies A's task: A settles and unpins
+      XCTAssertEqual(applied, [5, 0])
+      XCTAssertEqual(
+        cache.pinnedBytes, 100, "B's task has not applied its result yet: it must stay pinned, not A's unpin release it")
+      driver.drain()
+      XCTAssertEqual(applied, [5, 0, 0])
+      XCTAssertEqual(cache.pinnedBytes, 0)
+    }
+  }
+
   /// A result whose task is still to apply it stays in the cache, counted against the limit, even when it is
   /// the least recently used: evicting it would free nothing (the task holds it) and let the results alive
   /// exceed the limit. A later task for that content is then a hit.
