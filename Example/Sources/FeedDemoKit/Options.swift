@@ -41,8 +41,9 @@ struct Options: Sendable {
       --json-out PATH     also write the JSON document to PATH
       --markdown PATH     also write the markdown tables to PATH
       --svg DIR           write DIR/feeddemo-<profile>.svg, frame commit latency per strategy and rate
-      --profile LIST      \(Profile.allCases.map(\.rawValue).joined(separator: ",")) (default: all)
-      --hz LIST           refresh rates, default 60,120
+      --profile LIST      \(Profile.allCases.map(\.rawValue).joined(separator: ","))
+                          (default: the sweep's — \(Sweep.newcomer.profiles.map(\.rawValue).joined(separator: ",")) without a flag)
+      --hz LIST           refresh rates (default: 60,120; --quick: 60)
       --strategies LIST   \(StrategyKind.allCases.map(\.rawValue).joined(separator: ","))
       --runs N            runs per figure (default 3; --quick: 1)
       --throughput        also run the throughput workloads (--no-throughput: skip them under --quick)

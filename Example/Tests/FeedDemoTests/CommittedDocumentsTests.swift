@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Review: the documents the README's Performance section is made of (Example/results.json and
+/// The documents the README's Performance section is made of (Example/results.json and
 /// Example/runs/*.json, which `readme-tables.py` folds into the [min–max] ranges) must each pass the repository's
 /// own validator, and the README's reproduction sentence — which `.ci/run` checks against
 /// `readme-tables.py --check Example/reproduction-check.json` — must be filled in from a committed file.
@@ -38,8 +38,9 @@ final class CommittedDocumentsTests: XCTestCase {
   func testTheReproductionSentenceIsFilledInFromACommittedCheck() throws {
     let readme = try String(
       contentsOf: example.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-    XCTAssertFalse(readme.contains("checked\nthe ranges: REPRODUCTION") || readme.contains(": REPRODUCTION."),
-                   "README.md still holds the placeholder REPRODUCTION")
+    XCTAssertFalse(
+      readme.contains("checked\nthe ranges: REPRODUCTION") || readme.contains(": REPRODUCTION."),
+      "README.md still holds the placeholder REPRODUCTION")
     XCTAssertTrue(
       FileManager.default.fileExists(atPath: example.appendingPathComponent("reproduction-check.json").path),
       ".ci/run runs readme-tables.py --check Example/reproduction-check.json, which is not committed")

@@ -109,10 +109,7 @@ extension QueueCore {
           // Its tasks hold the value until they apply it or leave: it stays in the cache, counted against the
           // limit, until then (``settleIfDone(_:_:)`` unpins it), so the bytes kept never exceed the limit
           // while evicted results live on in tasks.
-          if render.hasLiveRequests, preparation.cache.contains(content) {
-            preparation.cache.pin(content)
-            render.pinnedInCache = true
-          }
+          if render.hasLiveRequests { render.cachePin = preparation.cache.pin(content) }
         }
         prefetchArrived(render, succeeded: true, preparation)
         for request in render.requests {
@@ -244,9 +241,9 @@ extension QueueCore {
   private func settleIfDone(_ render: Render, _ preparation: QueuePreparation) {
     guard !render.settled, !render.hasLiveRequests, render.arrival != .none else { return }
     render.settled = true
-    if render.pinnedInCache, let content = render.content {
-      render.pinnedInCache = false
-      preparation.cache.unpin(content)
+    if let pin = render.cachePin {
+      render.cachePin = nil
+      preparation.cache.unpin(pin)
     }
     render.requests = []
     if render.arrival == .value, !render.applied, !render.keptForLater { preparation.wasted += 1 }

@@ -81,9 +81,8 @@ final class Render: @unchecked Sendable {
   var applied = false
   /// Whether the render's end was counted (wasted or not), so that it is counted once.
   var settled = false
-  /// Its result was kept in the cache and pinned there for its tasks (``ResultCache/pin(_:)``), until it is
-  /// settled.
-  var pinnedInCache = false
+  /// Its result's pin in the cache, held for its tasks (``ResultCache/pin(_:)``) until it is settled.
+  var cachePin: ResultCache.Pin?
   /// How each task that joined the render sizes its result for the cache, in order: the task's `resultBytes`,
   /// or the default for its value's type (`ResultSize`); tasks without content bring nothing, their results
   /// are never cached. Every one is kept, not only the first: a prefetch may start a render that a cell's

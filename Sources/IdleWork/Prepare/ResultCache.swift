@@ -26,6 +26,9 @@ final class ResultCache {
     /// Renders whose tasks are still to apply this result (``pin(_:)``): while above 0 the slot is out of the
     /// order of use, so eviction never takes off the count a result that stays alive in those tasks.
     var pins = 0
+    /// Which filling of the slot this is: a ``Pin`` taken on an earlier result kept here (since replaced,
+    /// evicted or dropped on a memory warning) releases nothing of this one.
+    var generation = 0
     /// The neighbour used more recently (towards `newest`).
     var newer: Int
     /// The neighbour used less recently (towards `oldest`).
@@ -52,6 +55,16 @@ final class ResultCache {
   /// Prefetched results that left the cache (evicted, replaced, dropped on a memory warning) before any task
   /// used them: preparations done for nothing (see `IdleQueue.Statistics.wastedPreparations`).
   private(set) var unusedPrefetchesDropped = 0
+
+  /// The generation the next filled slot gets.
+  private var nextGeneration = 0
+
+  /// A pin on one kept result — the slot and the filling of it — that ``unpin(_:)`` releases. A pin outlives
+  /// the result it was taken on harmlessly: releasing it then does nothing.
+  struct Pin: Equatable {
+    let slot: Int
+    let generation: Int
+  }
 
   init(limit: Int) {
     self.limit = limit
@@ -85,11 +98,9 @@ final class ResultCache {
       return
     }
     let bytes = max(bytes, 0)
-    var pins = 0
-    if let old = index.removeValue(forKey: content) {
-      pins = slots[old].pins  // the renders that pinned the content unpin the newer result
-      remove(old)
-    }
+    // An older result for the content goes, pinned or not: its pins were taken on it, not on the new one (its
+    // tasks still hold it, uncounted, until they apply it — the rare case of content prepared again meanwhile).
+    if let old = index.removeValue(forKey: content) { remove(old) }
     guard bytes <= limit else {
       if prefetched { unusedPrefetchesDropped += 1 }
       return
@@ -99,9 +110,10 @@ final class ResultCache {
       index[slots[evicted].content!] = nil
       remove(evicted)
     }
+    nextGeneration += 1
     let item = Slot(
-      content: content, value: value, bytes: bytes, unusedPrefetch: prefetched, pins: pins, newer: noSlot,
-      older: noSlot)
+      content: content, value: value, bytes: bytes, unusedPrefetch: prefetched, generation: nextGeneration,
+      newer: noSlot, older: noSlot)
     let slot: Int
     if let free = freeSlots.popLast() {
       slot = free
@@ -112,23 +124,27 @@ final class ResultCache {
     }
     index[content] = slot
     self.bytes += bytes
-    if pins == 0 { linkAsNewest(slot) }
+    linkAsNewest(slot)
   }
 
-  /// Tasks are to apply the result kept for `content` (if any): it stays, and counted, until as many
-  /// ``unpin(_:)`` calls. O(1).
-  func pin(_ content: PreparedContent) {
-    guard !index.isEmpty, let slot = index[content] else { return }
+  /// Tasks are to apply the result kept for `content` (if any): it stays, and counted, until the returned pin
+  /// (and any other on it) is released with ``unpin(_:)``. O(1).
+  func pin(_ content: PreparedContent) -> Pin? {
+    guard !index.isEmpty, let slot = index[content] else { return nil }
     if slots[slot].pins == 0 { unlink(slot) }
     slots[slot].pins += 1
+    return Pin(slot: slot, generation: slots[slot].generation)
   }
 
-  /// The tasks of one ``pin(_:)`` have applied the result or left: when none is left, it becomes the most
+  /// The tasks of a ``pin(_:)`` have applied the result or left: when no pin is left on it, it becomes the most
   /// recently used, evictable again — and if pinned results had taken the cache over its limit, the least
-  /// recently used go until it is within it. O(1) but for the evictions, each of which a result's insertion paid
-  /// for.
-  func unpin(_ content: PreparedContent) {
-    guard !index.isEmpty, let slot = index[content], slots[slot].pins > 0 else { return }
+  /// recently used go until it is within it. A pin on a result no longer kept releases nothing. O(1) but for the
+  /// evictions, each of which a result's insertion paid for.
+  func unpin(_ pin: Pin) {
+    guard pin.slot < slots.count, slots[pin.slot].generation == pin.generation, slots[pin.slot].pins > 0 else {
+      return
+    }
+    let slot = pin.slot
     slots[slot].pins -= 1
     guard slots[slot].pins == 0 else { return }
     linkAsNewest(slot)

@@ -375,7 +375,7 @@ final class PreparedReviewTests: XCTestCase {
   /// Review: a render pinned its result, a memory warning emptied the cache, and a second render of the same
   /// content pinned its own result. The first render's settle must not release the second one's pin: its
   /// task still waits to apply the value, so the result must stay pinned (counted, not evictable).
-  func testReviewAnOldRendersUnpinAfterAMemoryWarningKeepsTheNewRendersPin() {
+  func testAnOldRendersUnpinAfterAMemoryWarningKeepsTheNewRendersPin() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100, resultCacheLimit: 300))
@@ -403,7 +403,8 @@ final class PreparedReviewTests: XCTestCase {
       driver.runPass()  // takes in B (pinned for its task), applies A's task: A settles and unpins
       XCTAssertEqual(applied, [5, 0])
       XCTAssertEqual(
-        cache.pinnedBytes, 100, "B's task has not applied its result yet: it must stay pinned, not A's unpin release it")
+        cache.pinnedBytes, 100, "B's task has not applied its result yet: it must stay pinned, not A's unpin release it"
+      )
       driver.drain()
       XCTAssertEqual(applied, [5, 0, 0])
       XCTAssertEqual(cache.pinnedBytes, 0)

@@ -39,42 +39,52 @@ final class ResultCacheTests: XCTestCase {
   }
 
   /// A pinned result (tasks are still to apply it) is never evicted and stays counted; others go in its place;
-  /// unpinned, it is the most recently used. Pinning and unpinning touch a constant number of entries.
-  func testAPinnedResultStaysCountedAndOthersGoInstead() {
-    MainActor.assumeIsolated {
+  /// unpinned, it is the most recently used. A pin outlives its result harmlessly: released after the result was
+  /// replaced or dropped, it releases nothing of a newer one. Pinning and unpinning touch a constant number of
+  /// entries.
+  func testAPinnedResultStaysCountedAndOthersGoInstead() throws {
+    try MainActor.assumeIsolated {
       let cache = ResultCache(limit: 3)
       for content in 0..<3 { cache.insert(content, bytes: 1, for: key(content)) }
       let touched = cache.entriesTouched
-      cache.pin(key(0))  // the least recently used, but its tasks hold it
+      let pin = try XCTUnwrap(cache.pin(key(0)))  // the least recently used, but its tasks hold it
       XCTAssertEqual(cache.entriesTouched - touched, 1)
+      XCTAssertNil(cache.pin(key(9)), "nothing kept, nothing pinned")
       XCTAssertEqual(cache.value(for: key(0)) as? Int, 0, "a pinned result answers lookups")
       cache.insert(3, bytes: 1, for: key(3))
       XCTAssertEqual(order(cache), [3, 2], "1 went, not the pinned 0")
       XCTAssertEqual(cache.bytes, 3, "the pinned result counts against the limit")
       XCTAssertEqual(cache.pinnedBytes, 1)
-      cache.pin(key(0))
-      cache.unpin(key(0))
+      let second = try XCTUnwrap(cache.pin(key(0)))
+      cache.unpin(second)
       XCTAssertEqual(order(cache), [3, 2], "pinned twice: still pinned after one unpin")
-      cache.unpin(key(0))
+      cache.unpin(pin)
       XCTAssertEqual(order(cache), [0, 3, 2], "unpinned: the most recently used")
-      XCTAssertEqual(cache.pinnedBytes, 0)
+      cache.unpin(pin)
+      XCTAssertEqual(cache.pinnedBytes, 0, "a pin released twice releases nothing more")
       // Only pinned results left: a new one is kept beside them, over the limit, as they are alive anyway.
-      for content in [0, 3, 2] { cache.pin(key(content)) }
+      let pins = try [0, 3, 2].map { try XCTUnwrap(cache.pin(key($0))) }
       cache.insert(4, bytes: 1, for: key(4))
       XCTAssertEqual(cache.bytes, 4)
       cache.insert(5, bytes: 1, for: key(5))
       XCTAssertEqual(order(cache), [5], "4, the one unpinned, went")
-      // Replacing a pinned content carries its pins over; a memory warning drops pinned results too.
+      // Replacing a pinned content: the new result is not pinned, and the old pin releases nothing of it.
       cache.insert(30, bytes: 1, for: key(3))
-      XCTAssertEqual(order(cache), [], "5 went: the pinned 0, 2 and the new 3 fill the limit")
+      XCTAssertEqual(order(cache), [3], "the old 3 left with its pin; 5 stays")
       XCTAssertEqual(cache.bytes, 3)
-      cache.unpin(key(3))
-      XCTAssertEqual(order(cache), [3])
+      let newThree = try XCTUnwrap(cache.pin(key(3)))
+      cache.unpin(pins[1])
+      XCTAssertEqual(cache.pinnedBytes, 3, "the old result's pin released the new one's")
+      cache.unpin(newThree)
       XCTAssertEqual(cache.value(for: key(3)) as? Int, 30)
+      // A memory warning drops pinned results too; their pins then release nothing of later ones.
       cache.removeAll()
-      cache.unpin(key(0))
-      XCTAssertEqual(cache.bytes, 0)
-      XCTAssertEqual(cache.count, 0)
+      cache.insert(0, bytes: 1, for: key(0))
+      let afterWarning = try XCTUnwrap(cache.pin(key(0)))
+      cache.unpin(pins[0])
+      XCTAssertEqual(cache.pinnedBytes, 1, "a pin from before the memory warning released a new result's")
+      cache.unpin(afterWarning)
+      XCTAssertEqual(cache.pinnedBytes, 0)
     }
   }
 
