@@ -271,7 +271,7 @@ def headline_table(documents):
 # FeedDemo v4 (documents with "contests"): the README's one table. Each contest is an IdleWork setup and the
 # peers given the same work at the same granularity with the same levers (FeedDemo's Verdict.allContests); each
 # gets two rows, IdleWork's and its best peer's (the least blank cell·s over every profile-rate among the peers
-# that drop no more frames than IdleWork plus one per profile-rate; if none, the one that drops fewest), so at
+# that drop no more frames than IdleWork plus one per profile-rate; if none, the least blank of all), so at
 # most 8 rows. A cell is the sum over the profiles of the first document's medians, at each rate, with
 # [min–max] the sums of the smallest and of the largest run figures over every document that holds them. The
 # reload profiles count their blank cell·s from the reload on (their motion is light's).
@@ -339,8 +339,7 @@ def contest_rows(first):
         mine, peers = contest["idleWork"], contest["peers"]
         allowed = total(mine, "droppedFrames") + len(profiles) * len(rates)
         smooth = [n for n in peers if total(n, "droppedFrames") <= allowed]
-        best = min(smooth, key=lambda n: total(n, "blank")) if smooth else min(
-            peers, key=lambda n: total(n, "droppedFrames"))
+        best = min(smooth or peers, key=lambda n: total(n, "blank"))
         rows.append((contest["title"], mine, best))
     return rows
 

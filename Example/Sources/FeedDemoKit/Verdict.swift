@@ -89,9 +89,9 @@ enum Verdict {
       let blanks = { (kind: StrategyKind) in sum(kind) { blank(kind, $0)?.median } }
       let contents = { (kind: StrategyKind) in sum(kind) { stat(kind, $0, .contentCompleteMs)?.median } }
       let allowed = drops(mine) + Double(places.count)
-      let best =
-        contest.peers.filter { drops($0) <= allowed }.min { blanks($0) < blanks($1) }
-        ?? contest.peers.min { drops($0) < drops($1) }!
+      // The least blank among the peers about as smooth as IdleWork; if none is, the least blank of all.
+      let smooth = contest.peers.filter { drops($0) <= allowed }
+      let best = (smooth.isEmpty ? contest.peers : smooth).min { blanks($0) < blanks($1) }!
       var sentence =
         "\(contest.title): \(mine.displayName) against \(best.displayName)"
         + (contest.peers.count > 1 ? " (the best of \(contest.peers.count) peers)" : "")

@@ -75,4 +75,19 @@ final class VerdictTests: XCTestCase {
     let line = try XCTUnwrap(Verdict.lines(faulty).first { $0.hasPrefix("Faults") })
     XCTAssertEqual(line, "Faults (wrong-cell applies, flicker): AsyncDraw 4 wrong-cell applies.")
   }
+
+  /// When no peer is about as smooth as IdleWork (its drops plus one per profile-rate), the best peer is the one
+  /// with the fewest blank cell·s of all, not the one that dropped fewest: the harder comparison.
+  func testWithNoSmoothPeerTheLeastBlankIsTheBest() throws {
+    let rough = report(
+      strategies: [.idleWorkPreparePrefetch, .workItemPrefetch, .msCachedAsyncPrefetch],
+      overrides: [
+        .workItemPrefetch: [.droppedFrames: [.light: 10, .heavy: 10], .blankCellSeconds: [.light: 0.1, .heavy: 0.1]],
+        .msCachedAsyncPrefetch: [
+          .droppedFrames: [.light: 5, .heavy: 5], .blankCellSeconds: [.light: 0.9, .heavy: 0.9],
+        ],
+      ])
+    let line = try XCTUnwrap(Verdict.lines(rough).first { $0.hasPrefix("Background, prefetching") })
+    XCTAssertTrue(line.contains("against DispatchWorkItem per draw, prefetching (the best of 2 peers)"), line)
+  }
 }
