@@ -104,8 +104,10 @@ enum Verdict {
         let rivals = contest.peers.compactMap { peer in blank(peer, place).map { (peer, $0) } }
         if let (peer, theirs) = rivals.min(by: { $0.1.median < $1.1.median }), theirs.median < myBlank.median {
           let spread = myBlank.min <= theirs.max ? ", within the runs' spread" : ""
+          // Enough decimals to tell the two apart.
+          let digits = fmt(myBlank.median, 2) == fmt(theirs.median, 2) ? 3 : 2
           losses.append(
-            "blank in \(name(place)) (\(fmt(myBlank.median, 2)) against \(fmt(theirs.median, 2)) for "
+            "blank in \(name(place)) (\(fmt(myBlank.median, digits)) against \(fmt(theirs.median, digits)) for "
               + "\(peer.displayName)\(spread))")
         }
         guard let myDrops = stat(mine, place, .droppedFrames)?.median else { continue }

@@ -47,6 +47,15 @@ final class VerdictTests: XCTestCase {
     XCTAssertTrue(line.contains("lost on blank in heavy 60 Hz (0.90 against 0.70 for DispatchWorkItem per draw)"), line)
     XCTAssertTrue(line.contains("blank cell·s 1.40 / 1.20"), line)
 
+    let close = report(
+      strategies: [.idleWorkPrepare, .workItem],
+      overrides: [
+        .idleWorkPrepare: [.blankCellSeconds: [.heavy: 0.503]], .workItem: [.blankCellSeconds: [.heavy: 0.501]],
+      ])
+    let closeLine = try XCTUnwrap(Verdict.lines(close).first { $0.hasPrefix("Background, no prefetching") })
+    XCTAssertTrue(
+      closeLine.contains("(0.503 against 0.501 for"), "figures equal at two decimals get three: \(closeLine)")
+
     let even = report(strategies: [.idleWorkPrepare, .workItem])
     let evenLine = try XCTUnwrap(Verdict.lines(even).first { $0.hasPrefix("Background, no prefetching") })
     XCTAssertTrue(evenLine.hasSuffix("IdleWork lost nowhere."), evenLine)
