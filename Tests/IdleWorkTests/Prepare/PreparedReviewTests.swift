@@ -372,7 +372,7 @@ final class PreparedReviewTests: XCTestCase {
 
   // MARK: Cache
 
-  /// Review: a render pinned its result, a memory warning emptied the cache, and a second render of the same
+  /// A render pinned its result, a memory warning emptied the cache, and a second render of the same
   /// content pinned its own result. The first render's settle must not release the second one's pin: its
   /// task still waits to apply the value, so the result must stay pinned (counted, not evictable).
   func testAnOldRendersUnpinAfterAMemoryWarningKeepsTheNewRendersPin() {
