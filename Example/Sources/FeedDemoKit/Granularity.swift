@@ -50,6 +50,23 @@ extension StrategyKind {
 }
 
 extension DrawRequest {
+  /// The app's tasks for this draw at `granularity`, each with the user's index-path guard: the whole draw as
+  /// one task, or its ``tileTasks(guarded:)`` — what a queue that takes plain closures (the main queue, Texture's
+  /// `ASRunLoopQueue`) is handed.
+  func guardedTasks(at granularity: Granularity) -> [@MainActor () -> Void] {
+    switch granularity {
+    case .whole:
+      return [
+        { [self] in
+          guard cellStillShowsRow else { return }
+          run()
+        }
+      ]
+    case .tiles:
+      return tileTasks().map { tile in { _ = tile() } }
+    }
+  }
+
   /// The app's tiles of this draw as tasks for a peer's queue, in order, each guarded as the library's user
   /// writes it: tile `k` draws only if the cell still shows the row (`guarded`: the index-path check the
   /// whole draw's task makes) and the draw has reached it (``runTile(_:)``), so a tile skipped as stale skips

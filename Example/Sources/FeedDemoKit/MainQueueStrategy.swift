@@ -25,16 +25,7 @@ final class MainQueueStrategy: FeedStrategy {
   func install(for workload: Workload, displayLink: DisplayLink?) {}
 
   func schedule(_ request: DrawRequest) {
-    switch granularity {
-    case .whole:
-      enqueue {
-        // The user's stale guard.
-        guard request.cellStillShowsRow else { return }
-        request.run()
-      }
-    case .tiles:
-      for tile in request.tileTasks() { enqueue { _ = tile() } }
-    }
+    for task in request.guardedTasks(at: granularity) { enqueue(task) }
   }
 
   /// No-op: `DispatchQueue.main.async` blocks cannot be cancelled.

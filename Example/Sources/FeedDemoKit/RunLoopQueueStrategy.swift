@@ -80,15 +80,7 @@ final class RunLoopQueueStrategy: FeedStrategy {
   }
 
   func schedule(_ request: DrawRequest) {
-    switch granularity {
-    case .whole:
-      enqueue {
-        guard request.cellStillShowsRow else { return }
-        request.run()
-      }
-    case .tiles:
-      for tile in request.tileTasks() { enqueue { _ = tile() } }
-    }
+    for task in request.guardedTasks(at: granularity) { enqueue(task) }
   }
 
   /// No-op: `ASRunLoopQueue` offers no way to remove an enqueued item.

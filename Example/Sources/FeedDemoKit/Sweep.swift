@@ -27,25 +27,23 @@ enum Sweep: Sendable, CaseIterable {
 
   /// The strategies run, in report order.
   var strategies: [StrategyKind] {
-    let names: [String]
+    let kinds: Set<StrategyKind>
     switch self {
     case .newcomer:
-      names = ["idleWorkFeed", "runLoopQueueTiles", "idleWorkPreparePrefetch", "workItemPrefetch"]
+      kinds = [.idleWorkFeed, .runLoopQueueTiles, .idleWorkPreparePrefetch, .workItemPrefetch]
     case .full:
-      names = [
-        "idleWorkFeed", "runLoopQueueTiles", "idleWorkFeedWhole", "runLoopQueue", "idleWorkPreparePrefetch",
-        "workItemPrefetch", "textureAsyncPrefetch", "msCachedAsyncPrefetch", "idleWorkPrepare", "workItem",
-        "textureAsync", "yyAsyncLayer", "asyncDraw", "msCachedAsync",
+      kinds = [
+        .idleWorkFeed, .runLoopQueueTiles, .idleWorkFeedWhole, .runLoopQueue, .idleWorkPreparePrefetch,
+        .workItemPrefetch, .textureAsyncPrefetch, .msCachedAsyncPrefetch, .idleWorkPrepare, .workItem,
+        .textureAsync, .yyAsyncLayer, .asyncDraw, .msCachedAsync,
       ]
     case .quick:
-      names = [
-        "sync", "mainQueue", "dwu", "runLoopQueue", "runLoopQueueTiles", "idleWorkFeed", "noGuard", "yyAsyncLayer",
-        "textureAsync", "asyncDraw", "msCachedAsync", "workItem", "workItemCareless", "noGuardBackground",
-        "idleWorkPrepare",
-        "idleWorkPreparePrefetch", "workItemPrefetch",
+      kinds = [
+        .sync, .mainQueue, .dwu, .runLoopQueue, .runLoopQueueTiles, .idleWorkFeed, .noGuard, .yyAsyncLayer,
+        .textureAsync, .asyncDraw, .msCachedAsync, .workItem, .workItemCareless, .noGuardBackground,
+        .idleWorkPrepare, .idleWorkPreparePrefetch, .workItemPrefetch,
       ]
     }
-    let kinds = names.compactMap(StrategyKind.init(rawValue:))
     return StrategyKind.allCases.filter { kinds.contains($0) }
   }
 

@@ -14,33 +14,28 @@ enum Verdict {
     let peers: [StrategyKind]
   }
 
-  /// The contests, by raw identifier (a kind this build does not know is left out): each IdleWork setup
-  /// against the peers given the same work at the same granularity, with the same lever (prefetching or none).
-  static let allContests: [(title: String, idleWork: String, peers: [String])] = [
-    ("Main thread, tiles", "idleWorkFeed", ["runLoopQueueTiles", "dwuTiles", "mainQueueTiles"]),
-    (
-      "Main thread, whole draws", "idleWorkFeedWhole",
-      ["runLoopQueue", "runLoopQueueTuned", "dwu", "dwuUnbind", "mainQueue", "sync"]
-    ),
-    (
-      "Background, prefetching", "idleWorkPreparePrefetch",
-      ["workItemPrefetch", "textureAsyncPrefetch", "msCachedAsyncPrefetch"]
-    ),
-    (
-      "Background, no prefetching", "idleWorkPrepare",
-      [
-        "workItem", "workItemCareless", "textureAsync", "yyAsyncLayer", "yyAsyncLayerLabel", "asyncDraw",
-        "msCachedAsync",
-      ]
-    ),
+  /// The contests: each IdleWork setup against the peers given the same work at the same granularity, with the
+  /// same lever (prefetching or none). Canaries are no one's peers.
+  static let allContests: [Contest] = [
+    Contest(
+      title: "Main thread, tiles", idleWork: .idleWorkFeed, peers: [.runLoopQueueTiles, .dwuTiles, .mainQueueTiles]),
+    Contest(
+      title: "Main thread, whole draws", idleWork: .idleWorkFeedWhole,
+      peers: [.runLoopQueue, .runLoopQueueTuned, .dwu, .dwuUnbind, .mainQueue, .sync]),
+    Contest(
+      title: "Background, prefetching", idleWork: .idleWorkPreparePrefetch,
+      peers: [.workItemPrefetch, .textureAsyncPrefetch, .msCachedAsyncPrefetch]),
+    Contest(
+      title: "Background, no prefetching", idleWork: .idleWorkPrepare,
+      peers: [.workItem, .textureAsync, .yyAsyncLayer, .yyAsyncLayerLabel, .asyncDraw, .msCachedAsync]),
   ]
 
   /// The contests `measured` allows: its IdleWork setup and at least one of its peers were run.
   static func contests(measured: [StrategyKind]) -> [Contest] {
-    allContests.compactMap { entry in
-      guard let mine = StrategyKind(rawValue: entry.idleWork), measured.contains(mine) else { return nil }
-      let peers = entry.peers.compactMap(StrategyKind.init(rawValue:)).filter { measured.contains($0) }
-      return peers.isEmpty ? nil : Contest(title: entry.title, idleWork: mine, peers: peers)
+    allContests.compactMap { contest in
+      guard measured.contains(contest.idleWork) else { return nil }
+      let peers = contest.peers.filter { measured.contains($0) }
+      return peers.isEmpty ? nil : Contest(title: contest.title, idleWork: contest.idleWork, peers: peers)
     }
   }
 

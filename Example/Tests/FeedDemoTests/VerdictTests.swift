@@ -99,4 +99,10 @@ final class VerdictTests: XCTestCase {
     let line = try XCTUnwrap(Verdict.lines(rough).first { $0.hasPrefix("Background, prefetching") })
     XCTAssertTrue(line.contains("against DispatchWorkItem per draw, prefetching (the best of 2 peers)"), line)
   }
+
+  /// A canary is built to fail: it is no one's peer.
+  func testNoCanaryIsAPeer() {
+    XCTAssertFalse(Verdict.allContests.flatMap(\.peers).contains { $0.isCanary })
+    XCTAssertFalse(Verdict.contests(measured: StrategyKind.allCases).flatMap(\.peers).contains { $0.isCanary })
+  }
 }
