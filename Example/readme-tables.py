@@ -6,16 +6,17 @@
     Example/readme-tables.py --check NEW.json Example/results.json Example/runs/*.json
     Example/readme-tables.py --svg Example/feeddemo-headline.svg Example/results.json Example/runs/*.json
 
-Each figure is the median of the first document (the committed `Example/results.json`); its [min–max] spans
-the runs of every document given (the committed full runs made on fresh clones, `Example/runs/`), so the
-ranges are what this machine showed over all of them. A figure whose min and max equal its median prints
-alone. `null` (content never complete within the fill timeout) prints as "never" and sorts above every number.
+The table (FeedDemo v4 documents, with `contests`) sums each strategy's medians of the first document (the
+committed `Example/results.json`) over its profiles; its [min–max] are the sums of the smallest and of the largest
+run figures of every document given that measured them (`Example/runs/`). A figure whose min and max equal its
+median prints alone. `null` (content never complete within the fill timeout) prints as "never" and sorts above
+every number.
 
 `--verify-readme` fails (exit 1) unless the README holds the printed tables verbatim: CI runs it, so the
 README's figures are always the committed documents' figures.
 
-`--check NEW.json` reads a new full run (the README's command with `--json-out NEW.json`) and lists each of
-its medians that falls outside the printed range, compared as printed (rounded to the digits shown); it
+`--check NEW.json` reads a new run (the README's command with `--json-out NEW.json`) and lists each of its
+medians — per profile, rate, strategy and metric, where it measured them — that falls outside the range, compared as printed (rounded to the digits shown); it
 ends with "N of M figures outside". It exits 0 whatever N is: this machine's steal makes a small N normal,
 and the README says how many a fresh run showed.
 """
@@ -71,19 +72,6 @@ COST_COLUMNS = [
     ("peakResultBytes", "Result MB", 1),
 ]
 
-# The headline: the recommended setup of each kind against the best peer of that kind, on the figures that
-# matter. The best peer: the least blank cell·s (summed over the profiles at the first rate) among the peers of
-# the kind (canaries and IdleWork variants aside) that drop no more frames in total than the recommended setup
-# plus one per profile; if none does, the one that drops fewest.
-HEADLINE = [
-    ("droppedFrames", "Dropped frames", 0),
-    ("blankCellSeconds", "Blank cell·s", 2),
-    ("cpuMs", "CPU ms", 0),
-    ("rendersWasted", "Renders wasted", 0),
-    ("wrongCellApplies", "Wrong-cell applies", 0),
-    ("flicker", "Flicker", 0),
-]
-RECOMMENDED = {"mainThread": "idleWorkFeed", "background": "idleWorkPrepare"}
 # The chart's legend: short names.
 CHART_NAMES = {"idleWorkFeed": "IdleWork, main thread", "idleWorkPrepare": "IdleWork, background",
                "runLoopQueue": "Texture ASRunLoopQueue", "workItem": "DispatchWorkItem per draw",
@@ -176,96 +164,6 @@ def figures(first):
         yield f"addTask {name} nsPerTask", 0, lambda d, n=name: add_task_stats(d, n)
 
 
-def feed_tables(documents):
-    first = documents[0]
-    for profile in first["profiles"]:
-        rates = [rate["refreshHz"] for rate in profile["rates"]]
-        rate_label = " / ".join(str(r) for r in rates) + " Hz"
-        print(f"#### `{profile['name']}` — {profile['description']}\n")
-        print("| Strategy | " + " | ".join(f"{title} {rate_label}" for _, title, _ in FEED_COLUMNS) + " |")
-        print("|---" * (len(FEED_COLUMNS) + 1) + "|")
-        for entry in profile["rates"][0]["strategies"]:
-            name = entry["strategy"]
-            cells = []
-            for metric, _, digits in FEED_COLUMNS:
-                per_rate = [
-                    figure([feed_stats(d, profile["name"], rate, name, metric) for d in documents], digits)
-                    for rate in rates
-                ]
-                cells.append(" / ".join(per_rate))
-            print(f"| {NAMES.get(name, name)} | " + " | ".join(cells) + " |")
-        print()
-        if is_v3(first):
-            cost_table(documents, profile, rates, rate_label)
-
-
-def scale(stats, metric):
-    """Result bytes print in MB."""
-    if metric != "peakResultBytes":
-        return stats
-    return [{k: (None if v is None else v / 1e6) for k, v in s.items()} for s in stats]
-
-
-def cost_table(documents, profile, rates, rate_label):
-    first = documents[0]
-    kind = kinds(first)
-    print("| Strategy | Kind | " + " | ".join(f"{title} {rate_label}" for _, title, _ in COST_COLUMNS) + " |")
-    print("|---" * (len(COST_COLUMNS) + 2) + "|")
-    for entry in profile["rates"][0]["strategies"]:
-        name = entry["strategy"]
-        cells = []
-        for metric, _, digits in COST_COLUMNS:
-            per_rate = [
-                figure(scale([feed_stats(d, profile["name"], rate, name, metric) for d in documents], metric), digits)
-                for rate in rates
-            ]
-            cells.append(" / ".join(per_rate))
-        print(f"| {NAMES.get(name, name)} | {kind.get(name)} | " + " | ".join(cells) + " |")
-    print()
-
-
-def headline_rows(first):
-    """The headline's strategies: each kind's recommended setup, then the best peer of its kind."""
-    kind = kinds(first)
-    rate = first["profiles"][0]["rates"][0]["refreshHz"]
-
-    def total(name, metric):
-        return sum(value(feed_stats(first, p["name"], rate, name, metric)["median"]) for p in first["profiles"])
-
-    rows = []
-    for k, recommended in RECOMMENDED.items():
-        if recommended not in kind:
-            continue
-        peers = [n for n, kk in kind.items() if kk == k and n != recommended and not n.startswith("noGuard")
-                 and not n.startswith("idleWork")]
-        rows.append(recommended)
-        allowed = total(recommended, "droppedFrames") + len(first["profiles"])
-        smooth = [n for n in peers if total(n, "droppedFrames") <= allowed]
-        if smooth:
-            rows.append(min(smooth, key=lambda n: total(n, "blankCellSeconds")))
-        elif peers:
-            rows.append(min(peers, key=lambda n: total(n, "droppedFrames")))
-    return rows
-
-
-def headline_table(documents):
-    """The recommended setup of each kind against the best peer of its kind, every profile at every rate."""
-    first = documents[0]
-    kind = kinds(first)
-    rows = headline_rows(first)
-    print("#### The recommended setups against the best peer of their kind\n")
-    profiles = [p["name"] for p in first["profiles"]]
-    rates = [r["refreshHz"] for r in first["profiles"][0]["rates"]]
-    print("| Strategy | Kind | Profile | " + " | ".join(f"{t} {' / '.join(map(str, rates))} Hz" for _, t, _ in HEADLINE) + " |")
-    print("|---" * (len(HEADLINE) + 3) + "|")
-    for name in rows:
-        for profile in profiles:
-            cells = [
-                " / ".join(figure([feed_stats(d, profile, r, name, m) for d in documents], digits) for r in rates)
-                for m, _, digits in HEADLINE
-            ]
-            print(f"| {NAMES.get(name, name)} | {kind[name]} | `{profile}` | " + " | ".join(cells) + " |")
-    print()
 
 
 # FeedDemo v4 (documents with "contests"): the README's one table. Each contest is an IdleWork setup and the
@@ -364,45 +262,14 @@ def contest_table(documents):
     print()
 
 
-def throughput_table(documents):
-    first = documents[0]
-    rates = sorted({t["refreshHz"] for t in first["throughput"]})
-    label = " / ".join(str(r) for r in rates) + " Hz"
-    print("#### Throughput and enqueue cost\n")
-    print(
-        f"| Strategy | One frame (20,000 tasks): ratio to ideal {label} | its dropped frames (window + after) {label}"
-        f" | Batched (200 per frame): ratio {label} | its dropped frames {label} | `addTask` ns per task (× `Array.append`) |"
-    )
-    print("|---|---|---|---|---|---|")
-
-    def stats(mode, rate, name, metric):
-        return [throughput_stats(d, mode, rate, name, metric) for d in documents]
-
-    names = [s["strategy"] for s in first["throughput"][0]["strategies"]]
-    for name in names:
-        cells = []
-        for mode in ("oneFrame", "batched"):
-            cells.append(" / ".join(figure(stats(mode, r, name, "ratioToIdeal"), 2) for r in rates))
-            cells.append(" / ".join(figure(stats(mode, r, name, "droppedFrames"), 0) for r in rates))
-        ratio = find(first["addTaskCost"]["strategies"], "strategy", name)["ratioToArrayAppend"]
-        cells.append(f"{figure([add_task_stats(d, name) for d in documents], 0)} (×{ratio:.0f})")
-        print(f"| {NAMES.get(name, name)} | " + " | ".join(cells) + " |")
-    append = [d["addTaskCost"]["arrayAppendNsPerTask"] for d in documents]
-    print(f"\n`Array.append` of the same closure: {figure(append, 1)} ns per task.")
-
-
 def tables(documents):
-    """What the README prints: for FeedDemo v3 documents the headline table alone (the full tables are in
-    Example/RESULTS.md); for older ones every table."""
+    """What the README prints: the contest table (the full tables are in Example/RESULTS.md). FeedDemo v4
+    documents only (`Example/v3/` keeps the older ones, which the self-test reads)."""
+    if not is_v4(documents[0]):
+        sys.exit("readme-tables: needs a FeedDemo v4 document (with contests) first")
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        if is_v4(documents[0]):
-            contest_table(documents)
-        elif is_v3(documents[0]):
-            headline_table(documents)
-        else:
-            feed_tables(documents)
-            throughput_table(documents)
+        contest_table(documents)
     return out.getvalue()
 
 
@@ -411,11 +278,8 @@ def headline_svg(documents):
     headline's strategies in every profile, one panel per refresh rate; a bar's label says its dropped frames
     when there were any."""
     first = documents[0]
-    if is_v4(first):
-        chosen = [r for r in contest_rows(first) if r[0] in ("Main thread, tiles", "Background, prefetching")]
-        rows = [name for _, mine, best in (chosen or contest_rows(first)[:2]) for name in (mine, best)]
-    else:
-        rows = headline_rows(first)
+    chosen = [r for r in contest_rows(first) if r[0] in ("Main thread, tiles", "Background, prefetching")]
+    rows = [name for _, mine, best in (chosen or contest_rows(first)[:2]) for name in (mine, best)]
     profiles = [p["name"] for p in first["profiles"]]
     rates = [r["refreshHz"] for r in first["profiles"][0]["rates"]]
     colours = ["#1f6feb", "#8c959f", "#1a7f37", "#bf8700"]
@@ -424,16 +288,14 @@ def headline_svg(documents):
     width = max(left + len(profiles) * group + 20, left + len(rows) * 200, 720)
     height = top + len(rates) * (panel_height + 40) + 10
     def blank(d, p, r, n):
-        metric = "blank" if is_v4(first) else "blankCellSeconds"
-        return stats_or_none(d, p, r, n, metric) or stats_or_none(first, p, r, n, metric)
+        return stats_or_none(d, p, r, n, "blank") or stats_or_none(first, p, r, n, "blank")
     highest = max(max(value(blank(d, p, r, n)["max"]) for d in documents)
                   for p in profiles for r in rates for n in rows)
     highest = highest if highest not in (0, math.inf) else 1
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
            f'font-size="11"><rect width="100%" height="100%" fill="white"/>',
            f'<text x="{left}" y="16" font-size="13" font-weight="bold">Blank cell·s (lower is better): each kind\'s '
-           f'recommended IdleWork setup against its best peer' + (' given the same work (reloads: from the reload on)'
-                                                                  if is_v4(first) else '') + '</text>']
+           f'recommended IdleWork setup against its best peer given the same work (reloads: from the reload on)</text>']
     for i, name in enumerate(rows):
         x = left + i * 200
         label = CHART_NAMES.get(name, NAMES.get(name, name).replace("*", "").replace("`", ""))
