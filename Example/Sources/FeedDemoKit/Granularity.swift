@@ -22,31 +22,6 @@ extension StrategyKind {
     default: return .whole
     }
   }
-
-  /// The same strategy with the app's work cut at `granularity`, where both are measured: `runLoopQueue` ↔
-  /// `runLoopQueueTiles`, `dwu` ↔ `dwuTiles`, `mainQueue` ↔ `mainQueueTiles`, `idleWorkFeedWhole` ↔
-  /// `idleWorkFeed`; `self` at its own granularity; `nil` for a strategy measured at one granularity only.
-  func at(_ granularity: Granularity) -> StrategyKind? {
-    if granularity == self.granularity { return self }
-    let pairs: [(whole: StrategyKind, tiles: StrategyKind)] = [
-      (.runLoopQueue, .runLoopQueueTiles), (.dwu, .dwuTiles), (.mainQueue, .mainQueueTiles),
-      (.idleWorkFeedWhole, .idleWorkFeed),
-    ]
-    switch granularity {
-    case .whole: return pairs.first { $0.tiles == self }?.whole
-    case .tiles: return pairs.first { $0.whole == self }?.tiles
-    }
-  }
-
-  /// The peer a main-thread IdleWork setup is compared with like for like: Texture's `ASRunLoopQueue` with its
-  /// defaults, given the app's work at the same granularity (`idleWorkFeed` → `runLoopQueueTiles`,
-  /// `idleWorkFeedWhole`, `idleWork`, `idleWork4ms` → `runLoopQueue`); `nil` for every other strategy.
-  var sameGranularityPeer: StrategyKind? {
-    switch self {
-    case .idleWork, .idleWork4ms, .idleWorkFeed, .idleWorkFeedWhole: return StrategyKind.runLoopQueue.at(granularity)
-    default: return nil
-    }
-  }
 }
 
 extension DrawRequest {

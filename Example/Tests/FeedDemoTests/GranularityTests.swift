@@ -126,13 +126,14 @@ final class GranularityTests: XCTestCase {
     XCTAssertEqual(StrategyKind.runLoopQueue.granularity, .whole)
     XCTAssertEqual(StrategyKind.runLoopQueueTiles.granularity, .tiles)
     XCTAssertEqual(StrategyKind.idleWorkPrepare.granularity, .whole)
-    XCTAssertEqual(StrategyKind.idleWorkFeed.sameGranularityPeer, .runLoopQueueTiles)
-    XCTAssertEqual(StrategyKind.idleWorkFeedWhole.sameGranularityPeer, .runLoopQueue)
-    XCTAssertNil(StrategyKind.idleWorkPrepare.sameGranularityPeer)
-    XCTAssertEqual(StrategyKind.dwu.at(.tiles), .dwuTiles)
-    XCTAssertEqual(StrategyKind.mainQueueTiles.at(.whole), .mainQueue)
-    XCTAssertEqual(StrategyKind.idleWorkFeed.at(.whole), .idleWorkFeedWhole)
-    XCTAssertNil(StrategyKind.sync.at(.tiles))
+    // The contests pair each main-thread IdleWork setup with Texture's queue given the same granularity, and
+    // every peer of a contest shares its IdleWork setup's granularity.
+    let peers = Dictionary(uniqueKeysWithValues: Verdict.allContests.map { ($0.idleWork, $0.peers) })
+    XCTAssertEqual(peers[.idleWorkFeed]?.first, .runLoopQueueTiles)
+    XCTAssertEqual(peers[.idleWorkFeedWhole]?.first, .runLoopQueue)
+    for contest in Verdict.allContests {
+      for peer in contest.peers { XCTAssertEqual(peer.granularity, contest.idleWork.granularity, "\(peer)") }
+    }
     for kind in [StrategyKind.runLoopQueueTiles, .dwuTiles, .mainQueueTiles, .idleWorkFeedWhole] {
       XCTAssertFalse(kind.isBackground)
     }
