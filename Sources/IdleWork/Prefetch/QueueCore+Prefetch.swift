@@ -10,18 +10,20 @@ import Foundation
 /// pending prefetch's render over (the prefetch ends as executed): it becomes visible work, and a cancel of the
 /// prefetch no longer stops it.
 extension QueueCore {
-  /// What ``IdleQueue/prefetch(_:with:)`` does, for each content in the order given (the nearest first).
+  /// What ``IdleQueue/prefetch(_:with:)`` does, for each content in the order given (the nearest first), after
+  /// every content asked for before (see ``prefetchesAsked``).
   func prefetch(_ items: [(key: PreparedContent, work: RenderWork)], sizing: (@Sendable (any Sendable) -> Int)?) {
     guard !isInvalidated else { return }
     Validation.require(Validation.prefetchFailure(cacheLimit: cacheLimit))
     let preparation = preparationMade()
     // Results that finished and were not taken in yet go to the cache first: they are not prepared again.
     if preparation.line.hasArrivals { takeInPreparedResults() }
-    for (distance, item) in items.enumerated() {
+    for item in items {
       let key = item.key
+      let distance = Self.nextPrefetchDistance()
       if preparation.cache.contains(key) { continue }
       if let pending = preparation.prefetches[key] {
-        preparation.line.setDistance(pending.render, distance)  // asked again: the nearer distance counts
+        preparation.line.setDistance(pending.render, distance)  // asked again: it keeps its place
         continue
       }
       let render: Render
@@ -48,6 +50,17 @@ extension QueueCore {
       preparation.prefetchCounts.added += 1
       evictPrefetchesOverCapacity(preparation)
     }
+  }
+
+  /// The prefetches asked for so far, in every queue: each prefetch's place in the pool's order. UIKit hands rows
+  /// to `prefetchRowsAt` as they come into its window, the nearest first and the farther in later calls; so the
+  /// order they were asked for in — one process-wide sequence, over every queue and call — is nearest first.
+  private static var prefetchesAsked = 0
+
+  /// The next place in the order prefetches were asked for (see ``prefetchesAsked``).
+  private static func nextPrefetchDistance() -> Int {
+    prefetchesAsked += 1
+    return prefetchesAsked
   }
 
   /// What ``IdleQueue/cancelPrefetching(_:with:)`` does: each pending prefetch ends as cancelled; its render,

@@ -48,8 +48,8 @@ final class Render: @unchecked Sendable {
   var urgent = 0
   /// What `prepare` gave, once it finished.
   var outcome: Result<any Sendable, any Error>?
-  /// Pool order among renders no visible request wants: a prefetch's distance from the visible rows (0 the
-  /// nearest; `Int.max` for a discardable task's render).
+  /// Pool order among renders no visible request wants: a prefetch's place in the order prefetches were asked
+  /// for, the nearest first (`QueueCore.prefetchesAsked`; `Int.max` for a discardable task's render).
   var distance = Int.max
   /// Whether a worker started it while no visible request wanted it: it counts against the pool's prefetch
   /// share until it ends.

@@ -106,18 +106,21 @@ final class PrefetchTests: XCTestCase {
     }
   }
 
-  /// Visible rows' preparations go first; prefetches after them, the nearest first; a prefetch asked again as
-  /// the nearest moves up.
-  func testVisibleRowsFirstThenPrefetchesNearestFirst() {
+  /// Visible rows' preparations go first; prefetches after them, the nearest first: in the order they were asked
+  /// for over every call, as UIKit hands them — a screen of rows, then each row as it comes into the window,
+  /// farther than every row before it. A prefetch asked again while pending keeps its place. (Numbering each
+  /// call's contents from 0 put every later, farther row ahead of the earlier call's nearer ones.)
+  func testVisibleRowsFirstThenPrefetchesInTheOrderAsked() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.prefetchingQueue()
-      queue.prefetch(["p0", "p1", "p2", "p3"], with: photo)
-      queue.prefetch(["p3"], with: photo)  // the user turned: p3 is the nearest now
+      queue.prefetch(["p0", "p1", "p2", "p3"], with: photo)  // the screen ahead
+      queue.prefetch(["p4"], with: photo)  // the list moved a row: the next row came into the window
+      queue.prefetch(["p3"], with: photo)  // asked again while pending: it keeps its place
       let cell = Cell()
       queue.bind(cell, to: 9)
       queue.addTask(for: cell, at: 9, preparing: "visible", with: photo) { cell, image in cell.shown.append(image) }
-      XCTAssertEqual(Self.prepareAll(driver), 5)
-      XCTAssertEqual(log.entries, ["visible", "p0", "p3", "p1", "p2"])
+      XCTAssertEqual(Self.prepareAll(driver), 6)
+      XCTAssertEqual(log.entries, ["visible", "p0", "p1", "p2", "p3", "p4"])
     }
   }
 
