@@ -75,13 +75,14 @@ extension IdleQueue {
   ///
   /// A prefetch is not a task: it never evicts, delays or starves a visible row's work. The workers prepare
   /// visible rows first, of every queue; then prefetches, nearest first: in the order they were asked for, over
-  /// every call and every queue, as UIKit hands the nearest rows first and the farther ones in later calls. They
-  /// use every worker, except that during a scroll in which a visible row found no worker free they leave one
-  /// free, so that the next visible row starts at once and the main thread keeps a core. Content already kept in
-  /// the cache, or prefetched already, is not prepared again (a prefetch asked again while pending keeps its
-  /// place). The results go to the cache (``Configuration/resultCacheLimit`` must be above 0: a queue without a
-  /// cache stops the program with a message saying so). More prefetches pending than ``maximumQueueLength``: the
-  /// oldest go.
+  /// every call and every queue (within each queue's share of the workers), as UIKit hands the nearest rows first
+  /// and the farther ones in later calls; then discardable tasks. A prefetch cancelled and asked for again takes
+  /// its turn anew. They use every worker, except that during a scroll in which a visible row found no worker
+  /// free they leave one free, so that the next visible row starts at once and the main thread keeps a core.
+  /// Content already kept in the cache, or prefetched already, is not prepared again (a prefetch asked again
+  /// while pending keeps its place). The results go to the cache (``Configuration/resultCacheLimit`` must be
+  /// above 0: a queue without a cache stops the program with a message saying so). More prefetches pending than
+  /// ``maximumQueueLength``: the oldest go.
   ///
   /// - Parameters:
   ///   - contents: what the rows about to appear show, the nearest first.

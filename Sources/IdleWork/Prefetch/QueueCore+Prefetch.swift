@@ -99,6 +99,7 @@ extension QueueCore {
   private func endPrefetch(of render: Render, key: PreparedContent, _ preparation: QueuePreparation) {
     preparation.prefetches[key] = nil
     render.isPrefetched = false
+    preparation.line.forgetDistance(render)
     preparation.line.adjust(render, live: -1, wanted: -1)
     if !render.hasLiveRequests, preparation.inFlight[key] === render,
       !preparation.held.contains(where: { $0 === render })

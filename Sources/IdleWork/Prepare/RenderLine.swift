@@ -96,12 +96,20 @@ final class RenderLine: @unchecked Sendable {
     cancelled?.cancel()  // `async` work is cancelled as a task
   }
 
-  /// Sets the pool order of a render waiting for prefetches only: its distance from the visible rows — the
-  /// nearer, when it is asked for again.
+  /// Sets the pool order of a render a prefetch wants: its place in the order prefetches were asked for — the
+  /// earlier, when it is asked for again while pending.
   func setDistance(_ render: Render, _ distance: Int) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     render.distance = min(render.distance, distance)
+  }
+
+  /// The render's prefetch ended (cancelled, evicted, taken over by a task): its place goes with it, so that a
+  /// discardable task keeping it waits after every prefetch, and a prefetch asking for it later takes its turn then.
+  func forgetDistance(_ render: Render) {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    render.distance = Int.max
   }
 
   /// Whether the render finished (its outcome may not have been taken in yet).

@@ -28,8 +28,8 @@ extension IdleQueue {
   ///     applies at once, inside this call. Leave the argument out to share nothing and cache nothing
   ///     (`content: nil` does not compile: its type cannot be inferred).
   ///   - discardable: whether it may be dropped when memory is short; its preparation starts after those of
-  ///     tasks that are not discardable (prefetches come last), and when the queue is full it is evicted
-  ///     before them (after stale tasks and those of cells off screen; see
+  ///     tasks that are not discardable and after prefetches, and when the queue is full it is evicted
+  ///     before the tasks that are not discardable (after stale tasks and those of cells off screen; see
   ///     ``IdleQueue/maximumQueueLength``): a prefetch never evicts a visible row's task, which would leave
   ///     the row blank. Added to a queue full of tasks that are not discardable, it evicts itself.
   ///   - estimatedCost: seconds you expect `apply` to take on the main thread; `nil` predicts it from the
