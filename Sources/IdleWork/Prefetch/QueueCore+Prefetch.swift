@@ -20,12 +20,9 @@ extension QueueCore {
     if preparation.line.hasArrivals { takeInPreparedResults() }
     for item in items {
       let key = item.key
+      // Kept already, or pending (asked again: it keeps its place, the earlier one).
+      if preparation.cache.contains(key) || preparation.prefetches[key] != nil { continue }
       let distance = Self.nextPrefetchDistance()
-      if preparation.cache.contains(key) { continue }
-      if let pending = preparation.prefetches[key] {
-        preparation.line.setDistance(pending.render, distance)  // asked again: it keeps its place
-        continue
-      }
       let render: Render
       if let shared = preparation.inFlight[key], preparation.line.isJoinable(shared) {
         // Being prepared for a task already: the prefetch keeps it wanted while that task's cell is off screen.

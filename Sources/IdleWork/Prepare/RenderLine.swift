@@ -96,8 +96,8 @@ final class RenderLine: @unchecked Sendable {
     cancelled?.cancel()  // `async` work is cancelled as a task
   }
 
-  /// Sets the pool order of a render a prefetch wants: its place in the order prefetches were asked for — the
-  /// earlier, when it is asked for again while pending.
+  /// Sets the pool order of a render a prefetch now wants (new, or joined): its place in the order prefetches
+  /// were asked for — the earlier, if it has one.
   func setDistance(_ render: Render, _ distance: Int) {
     pool.condition.lock()
     defer { pool.condition.unlock() }

@@ -289,10 +289,11 @@ final class WorkerPool: @unchecked Sendable {
         chosenIsUrgent = true
         break
       }
-      // Prefetches, nearest first (in the order they were asked for), within their share of the pool's workers and of their queue's,
-      // and only while the main thread keeps up: a line with as many results waiting for it as its bound starts
-      // no prefetch until it takes them in (``arrivalsTakenLocked(_:)``), so that prefetched results never pile
-      // up outside its result cache — nor their renders take the cores from a main thread that cannot apply them.
+      // Prefetches, nearest first (in the order they were asked for), within their share of the pool's workers and
+      // of their queue's, and only while the main thread keeps up: a line with as many results waiting for it as its
+      // bound starts no prefetch until it takes them in (``arrivalsTakenLocked(_:)``), so that prefetched results
+      // never pile up outside its result cache — nor their renders take the cores from a main thread that cannot
+      // apply them.
       guard render.line.arrivals.count < render.line.limit else {
         render.line.prefetchWaitsForTakeIn = true
         continue
