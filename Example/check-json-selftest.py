@@ -127,9 +127,18 @@ def photos_over_limit(doc):
         set_all(m, "peakResultBytes", 2 * limit)
 
 
+def photos_no_room_kept(doc):
+    """IdleWork's peak result bytes in photos as at 73f9592, whose cache kept no room for the results on their
+    way: the limit and two results per worker (4 MiB on 2 cores) — what the bound allowed then, and no longer."""
+    limit = next(s["resultByteLimit"] for s in doc["strategies"] if s["name"] == "idleWorkPrepare")
+    for m in feed(doc, "idleWorkPrepare", "photos"):
+        set_all(m, "peakResultBytes", limit + 4 * 2**20)
+
+
 # FeedDemo v4 (format revision 4): IdleWork's result bytes against its limit, in photos.
 V4_CASES = [
     ("limit:idleWorkPreparePrefetch peakResultBytes <= resultByteLimit", photos_over_limit),
+    ("limit:idleWorkPrepare peakResultBytes <= resultByteLimit", photos_no_room_kept),
 ]
 FULL_RUN_V3_CASES = [
     ("consistency:idleWorkPrepare blankCellSeconds >= bound", lambda d: blank_below_bound(d, "idleWorkPrepare")),

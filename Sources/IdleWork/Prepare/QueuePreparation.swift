@@ -32,7 +32,10 @@ final class QueuePreparation {
 
   init(line: RenderLine, cacheLimit: Int) {
     self.line = line
-    self.cache = ResultCache(limit: cacheLimit)
+    // Room for the results on their way: one a worker being prepared, and one a worker finished and waiting for
+    // a pass to take it in.
+    let (reserved, overflow) = line.limit.multipliedReportingOverflow(by: 2)
+    self.cache = ResultCache(limit: cacheLimit, reservedResults: overflow ? Int.max : reserved)
   }
 }
 

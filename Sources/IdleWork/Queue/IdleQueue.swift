@@ -90,10 +90,12 @@ public final class IdleQueue {
     /// the same content, applies at once instead of preparing again (each result counts what its task's
     /// `resultBytes` says, or by its type: see the prepared `addTask`); least recently used results go first,
     /// and all go on a memory warning (``IdleQueue/dropDiscardableTasks()``). A result that tasks are still to
-    /// apply stays until they have, counted: so the results kept and those waiting for their apply stay
-    /// within this limit — unless the waiting ones alone exceed it; on top come the results on their way to the
-    /// main thread (being prepared, at most one per worker, or finished and not yet taken in by a pass). `0`
-    /// (default) keeps none; negative stops the program with a message naming it.
+    /// apply stays until they have, counted. The results on their way to the main thread (finished on a worker,
+    /// not yet taken in by a pass) count too: the cache keeps room for two per worker, each the size of the
+    /// largest result it has seen, and in all at most a quarter of this limit. So the results kept, those
+    /// waiting for their apply and those arriving stay within this limit — unless the waiting ones alone exceed
+    /// it, or results arrive faster than passes take them in. `0` (default) keeps none; negative stops the program
+    /// with a message naming it.
     public var resultCacheLimit: Int
     /// The observer's order; tests and the benchmark change it, apps have no reason to.
     var observerOrder = IdleQueue.observerOrder

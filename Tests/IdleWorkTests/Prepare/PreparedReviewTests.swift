@@ -417,7 +417,8 @@ final class PreparedReviewTests: XCTestCase {
   func testAResultWaitingForItsApplyIsNotEvicted() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100, resultCacheLimit: 300))
+      // 400 bytes less the room for the results on their way (a quarter of the limit here): three results kept.
+      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100, resultCacheLimit: 400))
       var applied: [Int] = []
       @MainActor func request(_ content: Int) {
         queue.addTask(key: "\(content)-\(applied.count)", content: content, resultBytes: { _ in 100 }) { _ in
@@ -456,7 +457,8 @@ final class PreparedReviewTests: XCTestCase {
   func testTheCacheKeepsTheMostRecentlyUsedWithinItsLimit() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100, resultCacheLimit: 300))
+      // 400 bytes less the room for the results on their way (a quarter of the limit here): three results kept.
+      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100, resultCacheLimit: 400))
       let renders = Log()
       var applied: [Int] = []
       @MainActor func request(_ content: Int, bytes: Int = 100) {
@@ -482,10 +484,10 @@ final class PreparedReviewTests: XCTestCase {
       request(1)
       XCTAssertEqual(driver.runPreparations(), 1, "1 was dropped")
       driver.drain()
-      request(4, bytes: 301)
+      request(4, bytes: 401)
       driver.runPreparations()
       driver.drain()
-      request(4, bytes: 301)
+      request(4, bytes: 401)
       XCTAssertEqual(driver.runPreparations(), 1, "a result over the limit is not kept")
       driver.drain()
       XCTAssertEqual(queue.core.preparation!.cache.bytes, 300)

@@ -42,6 +42,30 @@ final class ResultBytesTests: XCTestCase {
     }
   }
 
+  /// A queue's cache keeps room for two results per worker (one being prepared, one finished and not yet taken
+  /// in), reckoned at the largest result seen: with 1 worker and 100-byte results, a 1,000-byte limit keeps 8,
+  /// with 2 workers 7 (the room capped at a quarter of the limit). Results already taken in are what it keeps.
+  func testTheCacheKeepsRoomForTwoResultsPerWorker() {
+    MainActor.assumeIsolated {
+      for (workers, kept) in [(1, 8), (2, 7)] {
+        let driver = ManualPassDriver()
+        let queue = IdleQueue(driver: driver, configuration: .init(workers: workers, resultCacheLimit: 1_000))
+        for content in 0..<12 {
+          queue.addTask(key: content, content: content, resultBytes: { _ in 100 }) { _ in
+            Picture()
+          } apply: { _ in
+          }
+        }
+        XCTAssertEqual(driver.runPreparations(), 12)
+        driver.drain()
+        let cache = queue.core.preparation!.cache
+        XCTAssertEqual(cache.count, kept, "workers: \(workers)")
+        XCTAssertEqual(cache.bytes, kept * 100, "workers: \(workers)")
+        XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      }
+    }
+  }
+
   /// Tasks sharing a render that all give `resultBytes`: the largest size counts, whichever joined first.
   func testTheLargestSizeAJoinedTaskReportsCounts() {
     MainActor.assumeIsolated {

@@ -136,6 +136,37 @@ final class ResultCacheTests: XCTestCase {
     }
   }
 
+  /// The cache keeps room for the results on their way (finished on a worker, not yet taken in): as many as it
+  /// was made for, each the size of the largest it has seen, and in all at most a quarter of its limit — so the
+  /// results kept and those arriving stay within the limit. Without the room, a full cache held the whole limit
+  /// and FeedDemo's `photos` peaked 3–5 results over it.
+  func testKeepsRoomForTheResultsOnTheirWay() {
+    MainActor.assumeIsolated {
+      let cache = ResultCache(limit: 100, reservedResults: 2)
+      XCTAssertEqual(cache.room, 100, "no result seen yet: nothing to reckon the room by")
+      for content in 0..<10 { cache.insert(content, bytes: 10, for: key(content)) }
+      XCTAssertEqual(cache.room, 80, "two results of 10 bytes on their way")
+      XCTAssertEqual(cache.bytes, 80)
+      XCTAssertEqual(order(cache), [9, 8, 7, 6, 5, 4, 3, 2], "0 and 1 went to make the room")
+
+      cache.insert(10, bytes: 20, for: key(10))
+      XCTAssertEqual(cache.room, 75, "two of 20 bytes would be 40: the room is at most a quarter of the limit")
+      XCTAssertEqual(cache.bytes, 70)
+      XCTAssertEqual(order(cache), [10, 9, 8, 7, 6, 5])
+
+      // Pinned results take the cache past its room; unpinned, the least recently used go until it is within it.
+      let pinned = ResultCache(limit: 40, reservedResults: 1)
+      for content in 0..<3 { pinned.insert(content, bytes: 10, for: key(content)) }
+      XCTAssertEqual(pinned.room, 30)
+      let pins = (0..<3).map { pinned.pin(key($0))! }
+      pinned.insert(3, bytes: 10, for: key(3))
+      XCTAssertEqual(pinned.bytes, 40, "nothing evictable: kept beside the pinned ones")
+      pinned.unpin(pins[0])
+      XCTAssertEqual(pinned.bytes, 30, "3, used before 0's tasks applied it, went")
+      XCTAssertEqual(order(pinned), [0])
+    }
+  }
+
   /// A memory warning empties the cache; it fills again from nothing, reusing no stale link.
   func testRemoveAllEmptiesAndTheCacheWorksAfterwards() {
     MainActor.assumeIsolated {
