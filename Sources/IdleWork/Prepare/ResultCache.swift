@@ -11,8 +11,8 @@ import Foundation
 /// on a worker, until a pass takes it in. A full cache would then hold the limit *and* those results (3–5 photos
 /// over a 32 MiB limit in FeedDemo's `photos`, on 2 workers). So the cache keeps ``reservedResults`` results'
 /// worth of its limit free — each the size of the largest result it has seen, and in all at most a quarter of
-/// the limit — and the results kept and those arriving stay within the limit while the main thread takes them
-/// in about as fast as they come.
+/// the limit — and the results kept and those arriving stay within the limit while no more than that arrive
+/// between two passes (with many workers and large results, the quarter binds first).
 ///
 /// **Every operation is O(1)**, whatever the cache holds: it runs on the main thread at each arrival and in
 /// `cellForRowAt`, and a feed may keep tens of thousands of small results (a sort by last use on every
@@ -48,8 +48,8 @@ final class ResultCache {
   let reservedResults: Int
   /// The largest result seen, in bytes: what each result on its way is reckoned at.
   private(set) var largestResult = 0
-  /// The bytes kept at most after an insertion or an unpin: the limit less the room kept for the results on
-  /// their way — that room at most a quarter of the limit.
+  /// The bytes kept at most after an insertion or an unpin, unless pinned results alone exceed it: the limit less
+  /// the room kept for the results on their way — that room at most a quarter of the limit.
   var room: Int {
     let reserved = reservedResults.multipliedReportingOverflow(by: largestResult)
     return limit - min(reserved.overflow ? limit : reserved.partialValue, limit / 4)
@@ -108,9 +108,11 @@ final class ResultCache {
   /// recently used results until the total is within the limit again, less the room kept for the results on
   /// their way (``room``).
   ///
-  /// A value larger than the whole limit is not kept and drops nothing else — keeping it would empty the cache
-  /// for one result that cannot fit — but an older value for the same content still goes: the cache never
-  /// answers with a result older than the one that arrived last.
+  /// A value larger than the room (the limit less that room, reckoned with this value among those seen) is not
+  /// kept and drops nothing else — keeping it would empty the cache for one result that cannot fit, and its own
+  /// unpin would then evict it — but an older value for the same content still goes: the cache never answers
+  /// with a result older than the one that arrived last. Nor is one kept whose bytes, beside pinned results that
+  /// alone exceed the room, would overflow the count.
   func insert(_ value: any Sendable, bytes: Int, for content: PreparedContent, prefetched: Bool = false) {
     guard limit > 0 else {
       if prefetched { unusedPrefetchesDropped += 1 }
@@ -120,15 +122,19 @@ final class ResultCache {
     // An older result for the content goes, pinned or not: its pins were taken on it, not on the new one (its
     // tasks still hold it, uncounted, until they apply it — the rare case of content prepared again meanwhile).
     if let old = index.removeValue(forKey: content) { remove(old) }
-    guard bytes <= limit else {
+    largestResult = max(largestResult, bytes)
+    guard bytes <= room else {
       if prefetched { unusedPrefetchesDropped += 1 }
       return
     }
-    largestResult = max(largestResult, bytes)
     while self.bytes > room - bytes, oldest != noSlot {
       let evicted = oldest
       index[slots[evicted].content!] = nil
       remove(evicted)
+    }
+    guard self.bytes <= Int.max - bytes else {
+      if prefetched { unusedPrefetchesDropped += 1 }
+      return
     }
     nextGeneration += 1
     let item = Slot(
@@ -157,9 +163,10 @@ final class ResultCache {
   }
 
   /// The tasks of a ``pin(_:)`` have applied the result or left: when no pin is left on it, it becomes the most
-  /// recently used, evictable again — and if pinned results had taken the cache over its limit, the least
-  /// recently used go until it is within it (less the room kept for the results on their way). A pin on a result no longer kept releases nothing. O(1) but for the
-  /// evictions, each of which a result's insertion paid for.
+  /// recently used, evictable again — and if pinned results had taken the cache over its limit (less the room
+  /// kept for the results on their way, ``room``), the least recently used go until it is within it. A pin on a
+  /// result no longer kept releases nothing. O(1) but for the evictions, each of which a result's insertion paid
+  /// for.
   func unpin(_ pin: Pin) {
     guard pin.slot < slots.count, slots[pin.slot].generation == pin.generation, slots[pin.slot].pins > 0 else {
       return

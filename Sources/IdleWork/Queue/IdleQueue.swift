@@ -92,10 +92,11 @@ public final class IdleQueue {
     /// and all go on a memory warning (``IdleQueue/dropDiscardableTasks()``). A result that tasks are still to
     /// apply stays until they have, counted. The results on their way to the main thread (finished on a worker,
     /// not yet taken in by a pass) count too: the cache keeps room for two per worker, each the size of the
-    /// largest result it has seen, and in all at most a quarter of this limit. So the results kept, those
-    /// waiting for their apply and those arriving stay within this limit — unless the waiting ones alone exceed
-    /// it, or results arrive faster than passes take them in. `0` (default) keeps none; negative stops the program
-    /// with a message naming it.
+    /// largest result it has seen, and in all at most a quarter of this limit; a result larger than what is left
+    /// is not kept. So the results kept, those waiting for their apply and those arriving stay within this limit
+    /// while the arriving ones fit in that room — not when the waiting ones alone exceed the limit, nor when
+    /// results arrive faster than passes take them in, nor when two per worker need more than a quarter of it.
+    /// `0` (default) keeps none; negative stops the program with a message naming it.
     public var resultCacheLimit: Int
     /// The observer's order; tests and the benchmark change it, apps have no reason to.
     var observerOrder = IdleQueue.observerOrder
