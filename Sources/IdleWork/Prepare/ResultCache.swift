@@ -48,8 +48,8 @@ final class ResultCache {
   let reservedResults: Int
   /// The largest result seen, in bytes: what each result on its way is reckoned at.
   private(set) var largestResult = 0
-  /// The bytes kept at most after an insertion or an unpin, unless pinned results alone exceed it: the limit less
-  /// the room kept for the results on their way — that room at most a quarter of the limit.
+  /// The cache's own room: the bytes kept at most after an insertion or an unpin, unless pinned results alone
+  /// exceed it — the limit less what is kept free for the results on their way, at most a quarter of the limit.
   var room: Int {
     let reserved = reservedResults.multipliedReportingOverflow(by: largestResult)
     return limit - min(reserved.overflow ? limit : reserved.partialValue, limit / 4)
@@ -108,8 +108,8 @@ final class ResultCache {
   /// recently used results until the total is within the limit again, less the room kept for the results on
   /// their way (``room``).
   ///
-  /// A value larger than the room (the limit less that room, reckoned with this value among those seen) is not
-  /// kept and drops nothing else — keeping it would empty the cache for one result that cannot fit, and its own
+  /// A value larger than ``room`` (the limit less what is kept free for the results on their way, reckoned with
+  /// this value among those seen) is not kept and drops nothing else — keeping it would empty the cache for one result that cannot fit, and its own
   /// unpin would then evict it — but an older value for the same content still goes: the cache never answers
   /// with a result older than the one that arrived last. Nor is one kept whose bytes, beside pinned results that
   /// alone exceed the room, would overflow the count.
