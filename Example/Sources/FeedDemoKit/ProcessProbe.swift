@@ -32,17 +32,35 @@ enum ProcessProbe {
 
   /// Live threads of the process: entries of `/proc/self/task` (0 where there is no `/proc`).
   static func liveThreads() -> Int {
+    var count = 0
+    forEachLiveThread { _ in count += 1 }
+    return count
+  }
+
+  /// The thread IDs that ``liveThreads()`` counts (empty where there is no `/proc`).
+  static func liveThreadIDs() -> Set<Int> {
+    var ids: Set<Int> = []
+    forEachLiveThread { ids.insert($0) }
+    return ids
+  }
+
+  /// Calls `body` with the ID of each entry of `/proc/self/task`, allocating nothing itself (it runs at every frame).
+  private static func forEachLiveThread(_ body: (Int) -> Void) {
     #if os(Linux)
-      guard let directory = opendir("/proc/self/task") else { return 0 }
+      guard let directory = opendir("/proc/self/task") else { return }
       defer { closedir(directory) }
-      var count = 0
       while let entry = readdir(directory) {
-        let first = withUnsafeBytes(of: entry.pointee.d_name) { $0.first ?? 0 }
-        if first != UInt8(ascii: ".") { count += 1 }
+        let id = withUnsafeBytes(of: entry.pointee.d_name) { name -> Int? in
+          guard let first = name.first, first != UInt8(ascii: ".") else { return nil }
+          var value = 0
+          for byte in name {
+            guard byte != 0 else { break }
+            value = value * 10 + Int(byte &- UInt8(ascii: "0"))
+          }
+          return value
+        }
+        if let id { body(id) }
       }
-      return count
-    #else
-      return 0
     #endif
   }
 }

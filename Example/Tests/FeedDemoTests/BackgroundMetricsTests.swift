@@ -72,23 +72,35 @@ final class BackgroundMetricsTests: XCTestCase {
     XCTAssertNotEqual(sink.value, 0)
   }
 
-  /// A thread kept alive on a semaphore is one more entry in `/proc/self/task`.
+  /// A thread kept alive on a semaphore is an entry in `/proc/self/task`, which `liveThreads()` counts. (Checked
+  /// by the thread's own ID: a count taken before it started could already include threads of earlier tests that
+  /// ended meanwhile — a worker pool's idle threads — and fail for no fault of the probe.)
   func testLiveThreadsCountAThread() throws {
     #if !os(Linux)
       throw XCTSkip("/proc/self/task is Linux's")
     #else
-      let before = ProcessProbe.liveThreads()
+      final class Box: @unchecked Sendable {
+        // @unchecked Sendable: written by the thread before `started.signal()`, read after `started.wait()`.
+        var id = 0
+      }
+      let box = Box()
       let started = DispatchSemaphore(value: 0)
       let release = DispatchSemaphore(value: 0)
       let ended = DispatchSemaphore(value: 0)
       let thread = Thread {
+        // "/proc/thread-self" links to "<pid>/task/<tid>".
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+        box.id = Int(link.split(separator: "/").last ?? "") ?? 0
         started.signal()
         release.wait()
         ended.signal()
       }
       thread.start()
       started.wait()
-      XCTAssertGreaterThanOrEqual(ProcessProbe.liveThreads(), before + 1)
+      XCTAssertGreaterThan(box.id, 0)
+      let ids = ProcessProbe.liveThreadIDs()
+      XCTAssertTrue(ids.contains(box.id), "thread \(box.id) among \(ids.sorted())")
+      XCTAssertGreaterThanOrEqual(ProcessProbe.liveThreads(), 2, "this thread and the test's")
       release.signal()
       ended.wait()
     #endif
