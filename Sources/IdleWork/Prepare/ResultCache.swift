@@ -123,15 +123,12 @@ final class ResultCache {
     // tasks still hold it, uncounted, until they apply it — the rare case of content prepared again meanwhile).
     if let old = index.removeValue(forKey: content) { remove(old) }
     largestResult = max(largestResult, bytes)
+    let room = self.room
     guard bytes <= room else {
       if prefetched { unusedPrefetchesDropped += 1 }
       return
     }
-    while self.bytes > room - bytes, oldest != noSlot {
-      let evicted = oldest
-      index[slots[evicted].content!] = nil
-      remove(evicted)
-    }
+    evictLeastRecentlyUsed(downTo: room - bytes)
     guard self.bytes <= Int.max - bytes else {
       if prefetched { unusedPrefetchesDropped += 1 }
       return
@@ -175,11 +172,7 @@ final class ResultCache {
     slots[slot].pins -= 1
     guard slots[slot].pins == 0 else { return }
     linkAsNewest(slot)
-    while bytes > room, oldest != noSlot {
-      let evicted = oldest
-      index[slots[evicted].content!] = nil
-      remove(evicted)
-    }
+    evictLeastRecentlyUsed(downTo: room)
   }
 
   /// Bytes of the kept results that tasks are still to apply (pinned), for tests.
@@ -207,6 +200,15 @@ final class ResultCache {
       slot = slots[slot].older
     }
     return contents
+  }
+
+  /// Drops the least recently used results until the bytes kept are at most `bound`, or only pinned ones are left.
+  private func evictLeastRecentlyUsed(downTo bound: Int) {
+    while bytes > bound, oldest != noSlot {
+      let evicted = oldest
+      index[slots[evicted].content!] = nil
+      remove(evicted)
+    }
   }
 
   /// Unlinks `slot` (already out of `index`), empties it for reuse and takes its bytes off the total.
