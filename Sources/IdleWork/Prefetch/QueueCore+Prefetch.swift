@@ -18,6 +18,11 @@ extension QueueCore {
     let preparation = preparationMade()
     // Results that finished and were not taken in yet go to the cache first: they are not prepared again.
     if preparation.line.hasArrivals { takeInPreparedResults() }
+    // Results kept already are about to be shown: they become the most recently used, the nearest last, so that
+    // the cache keeps them over the results of rows scrolled past — and the nearest longest. (Without this, the
+    // results of the farther rows prefetched next evicted the nearer rows' in FeedDemo's `dense` and `flingBack`,
+    // which showed them blank when the scroll turned back.)
+    for item in items.reversed() { preparation.cache.touch(item.key) }
     for item in items {
       let key = item.key
       // Kept already, or pending (asked again: it keeps its place, the earlier one).

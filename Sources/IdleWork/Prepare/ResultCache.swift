@@ -99,6 +99,20 @@ final class ResultCache {
     return slots[slot].value
   }
 
+  /// Marks the result kept for `content`, if any, as the most recently used — as a lookup does, but without
+  /// counting it used (a prefetched result stays unused until a task applies it); returns whether one is kept.
+  /// A prefetch of content already kept does this: the row is about to appear, so its result should outlast
+  /// those of rows scrolled past.
+  @discardableResult
+  func touch(_ content: PreparedContent) -> Bool {
+    guard !index.isEmpty, let slot = index[content] else { return false }
+    if slot != newest, slots[slot].pins == 0 {
+      unlink(slot)
+      linkAsNewest(slot)
+    }
+    return true
+  }
+
   /// Whether a result is kept for `content`, without using it.
   func contains(_ content: PreparedContent) -> Bool {
     !index.isEmpty && index[content] != nil

@@ -171,6 +171,41 @@ final class PrefetchTests: XCTestCase {
     }
   }
 
+  /// A prefetch of content the cache keeps already makes it the most recently used, the nearest row's last: the
+  /// rows about to appear outlast the rows scrolled past, and the nearest outlasts the farther. FeedDemo's
+  /// `dense` showed rows blank when the scroll turned back because the farther rows' new results evicted them.
+  func testPrefetchingKeptContentKeepsItOverRowsScrolledPast() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      // Room for three 100-byte results: the limit less a quarter kept free for results on their way.
+      let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 400))
+      let log = TextLog()
+      let photo = Preparation(resultBytes: { (_: String) in 100 }) { (name: String, _) in
+        log.append(name)
+        return "image of \(name)"
+      }
+      queue.prefetch(["a", "b", "c"], with: photo)  // kept, the least recently used first: a, b, c
+      XCTAssertEqual(Self.prepareAll(driver), 3)
+      queue.prefetch(["a", "b", "c"], with: photo)  // about to appear, a the nearest
+      queue.prefetch(["d"], with: photo)
+      XCTAssertEqual(Self.prepareAll(driver), 1, "a, b and c were kept: not prepared again")
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      XCTAssertEqual(cell.shown, ["image of a"], "the nearest row was evicted")
+      queue.bind(cell, to: 1)
+      queue.addTask(for: cell, at: 1, preparing: "b", with: photo) { cell, image in cell.shown.append(image) }
+      XCTAssertEqual(cell.shown, ["image of a", "image of b"])
+      queue.bind(cell, to: 2)
+      queue.addTask(for: cell, at: 2, preparing: "c", with: photo) { cell, image in cell.shown.append(image) }
+      XCTAssertEqual(cell.shown.count, 2, "c, the farthest, made room for d")
+      XCTAssertEqual(Self.prepareAll(driver), 1)
+      XCTAssertEqual(cell.shown, ["image of a", "image of b", "image of c"])
+      XCTAssertEqual(log.entries, ["a", "b", "c", "d", "c"])
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+
   /// A prefetched result that leaves the cache unused (here: a memory warning) counts as wasted; one used does
   /// not.
   func testAPrefetchedResultDroppedUnusedIsWasted() {

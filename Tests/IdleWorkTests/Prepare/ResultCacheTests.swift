@@ -38,6 +38,32 @@ final class ResultCacheTests: XCTestCase {
     }
   }
 
+  /// A touch (a prefetch of content kept already) makes a result the most recently used without counting it
+  /// used: a prefetched result touched and then evicted is still wasted. A miss changes nothing; a pinned result
+  /// stays out of the order. One touch links a constant number of entries.
+  func testATouchProtectsAResultWithoutUsingIt() throws {
+    try MainActor.assumeIsolated {
+      let cache = ResultCache(limit: 3)
+      cache.insert(0, bytes: 1, for: key(0), prefetched: true)
+      for content in 1..<3 { cache.insert(content, bytes: 1, for: key(content)) }
+      let touched = cache.entriesTouched
+      XCTAssertTrue(cache.touch(key(0)))
+      XCTAssertLessThanOrEqual(cache.entriesTouched - touched, 2)
+      XCTAssertFalse(cache.touch(key(9)), "nothing kept")
+      XCTAssertEqual(order(cache), [0, 2, 1], "0 is now the most recently used")
+      cache.insert(3, bytes: 1, for: key(3))
+      XCTAssertEqual(order(cache), [3, 0, 2], "1 went, not the touched 0")
+      let pin = try XCTUnwrap(cache.pin(key(2)))
+      XCTAssertTrue(cache.touch(key(2)), "a pinned result is kept")
+      XCTAssertEqual(order(cache), [3, 0], "and stays out of the order while pinned")
+      cache.unpin(pin)
+      cache.insert(4, bytes: 1, for: key(4))
+      cache.insert(5, bytes: 1, for: key(5))
+      XCTAssertFalse(cache.contains(key(0)))
+      XCTAssertEqual(cache.unusedPrefetchesDropped, 1, "touched but never used: wasted when it goes")
+    }
+  }
+
   /// A pinned result (tasks are still to apply it) is never evicted and stays counted; others go in its place;
   /// unpinned, it is the most recently used. A pin outlives its result harmlessly: released after the result was
   /// replaced or dropped, it releases nothing of a newer one. Pinning and unpinning touch a constant number of
