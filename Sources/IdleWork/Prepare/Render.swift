@@ -51,6 +51,10 @@ final class Render: @unchecked Sendable {
   /// Pool order among renders no visible request wants: a prefetch's place in the order prefetches were asked
   /// for, the nearest first (`QueueCore.prefetchesAsked`; `Int.max` for a discardable task's render).
   var distance = Int.max
+  /// When a visible request last came to want it — its cell's task was added, or the cell came back on screen —
+  /// in the pool's count of such moments: among visible rows' renders the pool starts the latest first (see
+  /// `WorkerPool.pickLocked()`).
+  var visibleSince: UInt64 = 0
   /// Whether a worker started it while no visible request wanted it: it counts against the pool's prefetch
   /// share until it ends.
   var startedAsPrefetch = false

@@ -78,7 +78,7 @@ final class RenderLine: @unchecked Sendable {
     render.wanted += wanted
     render.urgent += urgent
     if render.phase == .waiting {
-      if !wasUrgent, render.urgent > 0 { pool.visibleRowArrivedLocked(on: self) }
+      if !wasUrgent, render.urgent > 0 { pool.visibleRowArrivedLocked(render) }
       let isWanted = render.wanted > 0
       if wasWanted != isWanted { wantedWaiting += isWanted ? 1 : -1 }
       if render.live == 0 {

@@ -8,7 +8,8 @@ import Foundation
 /// workers). Workers take work from the pool's own list rather than from one GCD dispatch per item, so that
 /// work that has not started can still be removed — by a cancel, a rebind, a row leaving the screen — and so
 /// that the order is the app's: renders that some on-screen, non-prefetch request of **any** queue wants go
-/// first, in submission order; prefetches (discardable requests only) after them; renders no request wants now
+/// first — plain tasks' in submission order, then cells', the row that appeared last first (see ``pickLocked()``);
+/// prefetches (discardable requests only) after them; renders no request wants now
 /// (every requesting cell off screen) wait unstarted. A queue never has more than its own
 /// ``IdleQueue/Configuration/workers`` renders running at once; the pool never more than ``limit``: the largest
 /// `workers` of the queues that use it.
@@ -103,7 +104,7 @@ final class WorkerPool: @unchecked Sendable {
   /// Puts a new render in line; starts a worker for it if some request wants it now.
   func submitLocked(_ render: Render) {
     waiting.append(render)
-    if render.urgent > 0 { visibleRowArrivedLocked(on: render.line) }
+    if render.urgent > 0 { visibleRowArrivedLocked(render) }
     if render.wanted > 0 { startWorkerLocked() }
   }
 
@@ -272,12 +273,22 @@ final class WorkerPool: @unchecked Sendable {
     return Result { try work!(context) }
   }
 
-  /// Takes the most urgent startable render out of line, marking it running: the first wanted by a request
-  /// on screen that is not a prefetch, else the first wanted at all — among the lines below their bound.
+  /// Takes the most urgent startable render out of line, marking it running — among the lines below their bound:
+  /// the first render that only plain tasks want (no cell: they wait for nothing to scroll by, so the order they
+  /// were added in); else, of the renders wanted by a cell on screen, the one whose row appeared last
+  /// (``Render/visibleSince``); else the nearest prefetch.
+  ///
+  /// The row that appeared last stays on screen the longest. When the rows come faster than the workers draw them
+  /// — a fling — a worker that starts the row about to leave spends itself on a result that arrives after the row
+  /// has gone; started on the newest row, it draws one still there when its result arrives. (SDWebImage offers
+  /// the same order for its downloads, `SDWebImageDownloaderLIFOExecutionOrder`.) In FeedDemo's `heavy` profile,
+  /// 60 Hz, it took the blank time of IdleWork's background setup from 0.97 to 0.58 cell·s; when the workers keep
+  /// up, the order changes nothing.
   private func pickLocked() -> Render? {
     var chosen: Int?
     var chosenIsUrgent = false
     var nearest = Int.max
+    var latest: UInt64 = 0
     let paced = isPacingLocked
     prefetchHeldBack = false
     for index in waiting.indices {
@@ -285,10 +296,19 @@ final class WorkerPool: @unchecked Sendable {
       guard render.phase == .waiting else { continue }  // dropped: compacted away later
       guard render.wanted > 0, !render.line.isClosed, render.line.running < render.line.limit else { continue }
       if render.urgent > 0 {
-        chosen = index
-        chosenIsUrgent = true
-        break
+        if render.cells == 0 {  // plain tasks' only: no row to leave the screen, the first in the order added
+          chosen = index
+          chosenIsUrgent = true
+          break
+        }
+        if !chosenIsUrgent || render.visibleSince > latest {
+          chosen = index
+          chosenIsUrgent = true
+          latest = render.visibleSince
+        }
+        continue
       }
+      if chosenIsUrgent { continue }  // a visible row's render goes before every prefetch
       // Prefetches, nearest first (in the order they were asked for), within their share of the pool's workers and
       // of their queue's, and only while the main thread keeps up: a line with as many results waiting for it as its
       // bound starts no prefetch until it takes them in (``arrivalsTakenLocked(_:)``), so that prefetched results
@@ -349,12 +369,19 @@ final class WorkerPool: @unchecked Sendable {
     return now < trackedUntil && now &- visibleRowWaited < Self.trackingLinger
   }
 
+  /// How many times a render became wanted by a visible row: the count ``Render/visibleSince`` is taken from.
+  private var visibleMoments: UInt64 = 0
+
   /// When a visible row's preparation last found no worker free (`0`: never).
   private var visibleRowWaited: UInt64 = 0
 
-  /// A visible row's preparation of `line` became startable: if no worker is free for it — in the pool, or
-  /// within its queue's bound — prefetches keep one free for a while (see ``isPacingLocked``). Lock held.
-  func visibleRowArrivedLocked(on line: RenderLine) {
+  /// A visible row's preparation became startable: it is the latest (``Render/visibleSince``); if no worker is free
+  /// for it — in the pool, or within its queue's bound — prefetches keep one free for a while (see
+  /// ``isPacingLocked``). Lock held.
+  func visibleRowArrivedLocked(_ render: Render) {
+    visibleMoments &+= 1
+    render.visibleSince = visibleMoments
+    let line = render.line
     if (idle <= signalled && threads >= limit) || line.running >= line.limit {
       visibleRowWaited = DispatchTime.now().uptimeNanoseconds
     }

@@ -163,7 +163,7 @@ final class PrefetchTests: XCTestCase {
       XCTAssertEqual(Self.prepareAll(driver), 4)
       driver.drain()
       XCTAssertEqual(cells.map(\.shown), [["image of row 0"], ["image of row 1"]], "a visible row was evicted")
-      XCTAssertEqual(Array(log.entries.prefix(2)), ["row 0", "row 1"])
+      XCTAssertEqual(Array(log.entries.prefix(2)), ["row 1", "row 0"], "visible rows first, the latest shown first")
       XCTAssertEqual(Array(log.entries.dropFirst(2)), ["p8", "p9"], "the newest prefetches are kept")
       let s = queue.statistics
       XCTAssertEqual([s.added, s.executed, s.evicted, s.pending], [12, 4, 8, 0])

@@ -95,7 +95,8 @@ final class PreparedTaskTests: XCTestCase {
     }
   }
 
-  /// Off-screen cells' renders wait; on-screen ones go first; a cell shown again gets its render.
+  /// Off-screen cells' renders wait; on-screen ones go first, the row shown last first; a cell shown again gets its
+  /// render.
   func testOffScreenRendersWaitAndVisibleGoFirst() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()
@@ -112,9 +113,9 @@ final class PreparedTaskTests: XCTestCase {
       }
       queue.cellDidEndDisplaying(cells[0], at: 0)
       XCTAssertEqual(driver.runPreparations(maximum: 1), 1)
-      XCTAssertEqual(order.values, [1])
+      XCTAssertEqual(order.values, [2])
       XCTAssertEqual(driver.runPreparations(), 1)
-      XCTAssertEqual(order.values, [1, 2], "the off-screen cell's render does not start")
+      XCTAssertEqual(order.values, [2, 1], "the off-screen cell's render does not start")
       queue.cellWillDisplay(cells[0], at: 0)
       XCTAssertEqual(driver.runPreparations(), 1)
       driver.drain()
