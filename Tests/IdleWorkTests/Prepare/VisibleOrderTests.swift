@@ -25,17 +25,21 @@ final class VisibleOrderTests: XCTestCase {
     return (queue, driver, log, photo)
   }
 
+  /// Binds each cell to its row, in order, and asks for the row's image: the rows appear one after another.
+  @MainActor
+  private static func show(_ cells: [Cell], in queue: IdleQueue, with photo: Preparation<String, String>) {
+    for (row, cell) in cells.enumerated() {
+      queue.bind(cell, to: row)
+      queue.addTask(for: cell, at: row, preparing: "row \(row)", with: photo) { cell, image in cell.shown.append(image) }
+    }
+  }
+
   /// Rows shown one after another during a scroll: the last shown is prepared first, then the one before it.
   func testTheRowShownLastIsPreparedFirst() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.queue()
       let cells = (0..<4).map { _ in Cell() }
-      for (row, cell) in cells.enumerated() {
-        queue.bind(cell, to: row)
-        queue.addTask(for: cell, at: row, preparing: "row \(row)", with: photo) { cell, image in
-          cell.shown.append(image)
-        }
-      }
+      Self.show(cells, in: queue, with: photo)
       XCTAssertEqual(driver.runPreparations(maximum: 1), 1)
       XCTAssertEqual(log.entries, ["row 3"], "the oldest row, the first to leave the screen, was prepared first")
       let cell = Cell()
@@ -55,12 +59,7 @@ final class VisibleOrderTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.queue()
       let cells = (0..<3).map { _ in Cell() }
-      for (row, cell) in cells.enumerated() {
-        queue.bind(cell, to: row)
-        queue.addTask(for: cell, at: row, preparing: "row \(row)", with: photo) { cell, image in
-          cell.shown.append(image)
-        }
-      }
+      Self.show(cells, in: queue, with: photo)
       queue.cellDidEndDisplaying(cells[2], at: 2)
       queue.prefetch(["row 9"], with: photo)
       queue.cellWillDisplay(cells[2], at: 2)  // back on screen: shown after rows 0 and 1
