@@ -30,7 +30,8 @@ final class VisibleOrderTests: XCTestCase {
   private static func show(_ cells: [Cell], in queue: IdleQueue, with photo: Preparation<String, String>) {
     for (row, cell) in cells.enumerated() {
       queue.bind(cell, to: row)
-      queue.addTask(for: cell, at: row, preparing: "row \(row)", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: row, preparing: "row \(row)", with: photo) { cell, image in cell.shown.append(image)
+      }
     }
   }
 
