@@ -81,9 +81,9 @@ extension IdleQueue {
   /// free they leave one free, so that the next visible row starts at once and the main thread keeps a core.
   /// Content already kept in the cache, or prefetched already, is not prepared again (a prefetch asked again
   /// while pending keeps its place); a result kept already becomes the most recently used, the nearest row's
-  /// last, so the cache keeps the rows about to appear over the rows scrolled past. The results go to the cache (``Configuration/resultCacheLimit`` must be
-  /// above 0: a queue without a cache stops the program with a message saying so). More prefetches pending than
-  /// ``maximumQueueLength``: the oldest go.
+  /// last, so the cache keeps the rows about to appear over the rows scrolled past. The results go to the cache
+  /// (``Configuration/resultCacheLimit`` must be above 0: a queue without a cache stops the program with a message
+  /// saying so). More prefetches pending than ``maximumQueueLength``: the oldest go.
   ///
   /// - Parameters:
   ///   - contents: what the rows about to appear show, the nearest first.

@@ -9,8 +9,8 @@ import Foundation
 /// work that has not started can still be removed — by a cancel, a rebind, a row leaving the screen — and so
 /// that the order is the app's: renders that some on-screen, non-prefetch request of **any** queue wants go
 /// first — plain tasks' in submission order, then cells', the row that appeared last first (see ``pickLocked()``);
-/// prefetches (discardable requests only) after them; renders no request wants now
-/// (every requesting cell off screen) wait unstarted. A queue never has more than its own
+/// prefetches (discardable requests only) after them; renders no request wants now (every requesting cell off
+/// screen) wait unstarted. A queue never has more than its own
 /// ``IdleQueue/Configuration/workers`` renders running at once; the pool never more than ``limit``: the largest
 /// `workers` of the queues that use it.
 ///
