@@ -91,10 +91,7 @@ final class ResultCache {
   /// The result kept for `content`, if any (it becomes the most recently used).
   func value(for content: PreparedContent) -> (any Sendable)? {
     guard !index.isEmpty, let slot = index[content] else { return nil }
-    if slot != newest, slots[slot].pins == 0 {
-      unlink(slot)
-      linkAsNewest(slot)
-    }
+    makeNewest(slot)
     slots[slot].unusedPrefetch = false
     return slots[slot].value
   }
@@ -106,11 +103,15 @@ final class ResultCache {
   @discardableResult
   func touch(_ content: PreparedContent) -> Bool {
     guard !index.isEmpty, let slot = index[content] else { return false }
-    if slot != newest, slots[slot].pins == 0 {
-      unlink(slot)
-      linkAsNewest(slot)
-    }
+    makeNewest(slot)
     return true
+  }
+
+  /// Moves `slot` to the front of the order of use, unless it is there already or pinned (out of the order).
+  private func makeNewest(_ slot: Int) {
+    guard slot != newest, slots[slot].pins == 0 else { return }
+    unlink(slot)
+    linkAsNewest(slot)
   }
 
   /// Whether a result is kept for `content`, without using it.

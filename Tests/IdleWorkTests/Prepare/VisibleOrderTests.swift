@@ -12,19 +12,6 @@ final class VisibleOrderTests: XCTestCase {
     var shown: [String] = []
   }
 
-  /// A queue on a manual driver with a cache, and a preparation that logs what it prepares.
-  @MainActor
-  private static func queue() -> (IdleQueue, ManualPassDriver, TextLog, Preparation<String, String>) {
-    let driver = ManualPassDriver()
-    let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1 << 20))
-    let log = TextLog()
-    let photo = Preparation { (name: String, _) in
-      log.append(name)
-      return "image of \(name)"
-    }
-    return (queue, driver, log, photo)
-  }
-
   /// Binds each cell to its row, in order, and asks for the row's image: the rows appear one after another.
   @MainActor
   private static func show(_ cells: [Cell], in queue: IdleQueue, with photo: Preparation<String, String>) {
@@ -38,7 +25,7 @@ final class VisibleOrderTests: XCTestCase {
   /// Rows shown one after another during a scroll: the last shown is prepared first, then the one before it.
   func testTheRowShownLastIsPreparedFirst() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.queue()
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let cells = (0..<4).map { _ in Cell() }
       Self.show(cells, in: queue, with: photo)
       XCTAssertEqual(driver.runPreparations(maximum: 1), 1)
@@ -58,7 +45,7 @@ final class VisibleOrderTests: XCTestCase {
   /// joins a prefetch under way makes it its own, shown now.
   func testARowShownAgainOrJoiningAPrefetchIsTheLatest() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.queue()
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let cells = (0..<3).map { _ in Cell() }
       Self.show(cells, in: queue, with: photo)
       queue.cellDidEndDisplaying(cells[2], at: 2)
@@ -79,7 +66,7 @@ final class VisibleOrderTests: XCTestCase {
   /// the cells', the latest first; prefetches last.
   func testPlainTasksGoFirstInTheOrderAdded() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.queue()
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       queue.prefetch(["ahead"], with: photo)
       let cells = (0..<2).map { _ in Cell() }
       queue.bind(cells[0], to: 0)
