@@ -20,6 +20,7 @@ final class BackgroundLoad: @unchecked Sendable {
   init(duty: Double) {
     let busy = UInt64(Double(Self.period) * min(max(duty, 0), 1))
     let thread = Thread { [self] in
+      ThreadPriority.standard.applyToCurrentThread()  // a plain thread's QoS, below the workers' (not the main thread's)
       var sink: UInt64 = 0
       while !isStopped {
         lock.withLock { cycles += 1 }

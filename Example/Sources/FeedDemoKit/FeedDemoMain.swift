@@ -20,6 +20,17 @@ public enum FeedDemoMain {
       print(Options.usage)
       return 0
     }
+    // The main thread outranks the workers, as on iOS (see ``ThreadPriority``); threads it starts from now on
+    // inherit its priority on Linux until they set their own.
+    if ThreadPriority.userInteractive.applyToCurrentThread() {
+      ThreadPriority.mainThread = "userInteractive"
+    } else {
+      ThreadPriority.mainThread = "unchanged"
+      FileHandle.standardError.write(
+        Data(
+          ("FeedDemo: could not raise the main thread's priority (on Linux this needs CAP_SYS_NICE): strategies' "
+            + "workers may take the cores from the frames, unlike on iOS\n").utf8))
+    }
     let command = (["swift run -c release --package-path Example FeedDemo"] + arguments).joined(separator: " ")
     let report = Benchmark(options: options, command: command).run()
     let json = JSONReport.document(report).rendered() + "\n"

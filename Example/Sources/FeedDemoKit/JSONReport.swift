@@ -95,6 +95,7 @@ enum JSONReport {
           ("date", .string(report.machine.date)),
           ("otherProcessesCores", report.otherCores.map { .number($0, 2) } ?? .null),
           ("busy", .bool(MachineLoad.isBusy(report.otherCores))),
+          ("mainThreadPriority", .string(ThreadPriority.mainThread)),
         ])
       ),
       (

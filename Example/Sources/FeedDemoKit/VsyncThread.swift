@@ -28,7 +28,10 @@ final class VsyncThread: @unchecked Sendable {
     self.loop = loop
     self.origin = origin
     self.period = period
-    let thread = Thread { [self] in self.main() }
+    let thread = Thread { [self] in
+      ThreadPriority.userInteractive.applyToCurrentThread()
+      self.main()
+    }
     thread.name = "FeedDemo.vsync"
     thread.qualityOfService = .userInteractive
     thread.start()

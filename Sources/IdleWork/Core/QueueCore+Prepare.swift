@@ -130,6 +130,8 @@ extension QueueCore {
       release(removed)
       settleIfDone(render, preparation)
     }
+    let cache = preparation.cache
+    preparation.line.noteCache(free: max(0, cache.limit - cache.bytes), largestResult: cache.largestResult)
     onlyParkedLeft = false
     if !list.isEmpty { frameClock?.start() }
   }

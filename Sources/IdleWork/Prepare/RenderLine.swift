@@ -28,6 +28,10 @@ final class RenderLine: @unchecked Sendable {
   var arrivals: [Render] = []
   /// A prefetch of this line was held back because ``arrivals`` reached its bound: taking them in wakes workers.
   var prefetchWaitsForTakeIn = false
+  /// The bytes the result cache could take without evicting, and its largest result so far, as of the last
+  /// take-in (``noteCache(free:largestResult:)``).
+  var cacheFree = 0
+  var largestResult = 0
   var isClosed = false
   var needsWake = true
   /// Renders of this line running now, and the most at once.
@@ -154,6 +158,25 @@ final class RenderLine: @unchecked Sendable {
     arrivals = []
     pool.arrivalsTakenLocked(self)
     return taken
+  }
+
+  /// The main thread put the results it took in into the result cache: `free` bytes are left before it evicts,
+  /// and `largestResult` is its largest result so far (see ``resultsOnTheirWayFit``).
+  func noteCache(free: Int, largestResult: Int) {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    cacheFree = free
+    self.largestResult = largestResult
+  }
+
+  /// Whether the results on their way to the cache — waiting for the main thread, running, and one more — fit
+  /// in what it had free at the last take-in, each the size of its largest result: then they cannot take it
+  /// over its limit, and a prefetch need not wait for a pass to take them in. `false` before any result was
+  /// cached. Lock held.
+  var resultsOnTheirWayFit: Bool {
+    guard largestResult > 0 else { return false }
+    let (bytes, overflow) = (arrivals.count + running + 1).multipliedReportingOverflow(by: largestResult)
+    return !overflow && bytes <= cacheFree
   }
 
   /// Ends the line: its renders not started are dropped, running ones' outcomes will be released on the main

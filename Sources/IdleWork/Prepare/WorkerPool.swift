@@ -175,10 +175,16 @@ final class WorkerPool: @unchecked Sendable {
     } else if threads < limit {
       threads += 1
       peak = max(peak, threads)
-      let thread = Thread { [self] in work() }
-      thread.name = "IdleWork worker"
-      thread.qualityOfService = .userInitiated
-      thread.start()
+      // Started from the global `userInitiated` queue, so that the thread runs at that QoS on every platform:
+      // Foundation sets `qualityOfService` on Apple's, but on Linux the setting leaves the priority as it was,
+      // and a thread inherits its creator's — the main thread's, which must outrank the workers (on Linux,
+      // libdispatch runs `userInitiated` work at nice −2, `userInteractive` at −4).
+      DispatchQueue.global(qos: .userInitiated).async { [self] in
+        let thread = Thread { [self] in work() }
+        thread.name = "IdleWork worker"
+        thread.qualityOfService = .userInitiated
+        thread.start()
+      }
     }
   }
 
@@ -310,11 +316,11 @@ final class WorkerPool: @unchecked Sendable {
       }
       if chosenIsUrgent { continue }  // a visible row's render goes before every prefetch
       // Prefetches, nearest first (in the order they were asked for), within their share of the pool's workers and
-      // of their queue's, and only while the main thread keeps up: a line with as many results waiting for it as its
-      // bound starts no prefetch until it takes them in (``arrivalsTakenLocked(_:)``), so that prefetched results
-      // never pile up outside its result cache — nor their renders take the cores from a main thread that cannot
-      // apply them.
-      guard render.line.arrivals.count < render.line.limit else {
+      // of their queue's, and only while their results cannot take the result cache over its limit: a line with as
+      // many results waiting for it as its bound, and no room in its cache for more, starts no prefetch until it
+      // takes them in (``arrivalsTakenLocked(_:)``). With room (``RenderLine/resultsOnTheirWayFit``) prefetches go on
+      // while the main thread is busy — at a fling's start, when the rows come fastest (FeedDemo's `busy`).
+      guard render.line.arrivals.count < render.line.limit || render.line.resultsOnTheirWayFit else {
         render.line.prefetchWaitsForTakeIn = true
         continue
       }

@@ -39,11 +39,16 @@ final class PrefetchTests: XCTestCase {
     return total
   }
 
-  /// Prefetches wait while as many results as the queue's workers wait for a pass: they never pile up outside
-  /// the cache, nor take the cores from a main thread that cannot take them in. A pass wakes them.
+  /// Prefetches wait while as many results as the queue's workers wait for a pass and the cache has no room for
+  /// more (here 256 KiB results in a 1 MiB cache, or no result cached yet): they never take the cache over its
+  /// limit. A pass wakes them.
   func testPrefetchesWaitForThePassToTakeTheirResultsIn() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.prefetchingQueue()
+      let (queue, driver, log, _) = Self.prefetchingQueue()
+      let photo = Preparation(resultBytes: { (_: String) in 1 << 18 }) { (name: String, _) in
+        log.append(name)
+        return "image of \(name)"
+      }
       let workers = IdleQueue.Configuration().workers
       queue.prefetch((0..<(workers + 2)).map { "p\($0)" }, with: photo)
       XCTAssertEqual(driver.runPreparations(), workers, "as many as the workers, then they wait")
@@ -60,6 +65,23 @@ final class PrefetchTests: XCTestCase {
       XCTAssertTrue(log.entries.contains("visible"), "a visible row's preparation does not wait")
       driver.drain()
       XCTAssertEqual(cell.shown, ["image of visible"])
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+
+  /// While the cache has room for the results on their way, prefetches do not wait for a pass to take them in:
+  /// a busy main thread at a fling's start (FeedDemo's `busy`) no longer holds back the rows about to appear.
+  func testPrefetchesGoOnWhileTheCacheHasRoomForTheirResults() {
+    MainActor.assumeIsolated {
+      let (queue, driver, _, photo) = Self.prefetchingQueue()
+      let workers = IdleQueue.Configuration().workers
+      queue.prefetch((0..<workers).map { "p\($0)" }, with: photo)
+      XCTAssertEqual(driver.runPreparations(), workers)
+      driver.runPass()  // the first results reach the cache: its room and their size are known
+      queue.prefetch((10..<(10 + 2 * workers + 1)).map { "p\($0)" }, with: photo)
+      XCTAssertEqual(
+        driver.runPreparations(), 2 * workers + 1, "small results, a cache with room: none waits for a pass")
+      driver.drain()
       XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
     }
   }

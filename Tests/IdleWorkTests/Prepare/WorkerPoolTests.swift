@@ -173,4 +173,41 @@ final class WorkerPoolTests: XCTestCase {
       queue.invalidate()
     }
   }
+
+  /// The calling thread's priority: its niceness on Linux, its QoS class elsewhere.
+  static func currentPriority() -> Int {
+    #if os(Linux)
+      return Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
+    #else
+      return Int(qos_class_self().rawValue)
+    #endif
+  }
+
+  /// Workers run at the `userInitiated` QoS they ask for, as GCD's `userInitiated` work does, below the main
+  /// thread's — whichever thread started them. On Linux, Foundation's `Thread.qualityOfService` leaves a
+  /// thread's priority as it was, and a thread started from the main thread (nice 0 here) got its priority.
+  func testWorkersRunAtTheUserInitiatedQoS() {
+    MainActor.assumeIsolated {
+      // Read on one of GCD's threads (`sync` would run the block on this one).
+      let read = LockedBox(Int.min)
+      let done = DispatchSemaphore(value: 0)
+      DispatchQueue.global(qos: .userInitiated).async {
+        read.value = Self.currentPriority()
+        done.signal()
+      }
+      done.wait()
+      let expected = read.value
+      let queue = IdleQueue(configuration: .init(workers: 2))
+      defer { queue.invalidate() }
+      let priorities = LockedBox<[Int]>([])
+      let draw = Preparation { (n: Int, _) -> Int in
+        priorities.update { $0.append(Self.currentPriority()) }
+        return n
+      }
+      var applied: [Int] = []
+      for n in 0..<4 { queue.addTask(key: n, preparing: n, with: draw) { applied.append($0) } }
+      spin(until: { applied.count == 4 }, timeout: 5)
+      XCTAssertEqual(priorities.value, Array(repeating: expected, count: 4), "a worker's priority is not userInitiated's")
+    }
+  }
 }
