@@ -24,6 +24,7 @@ final class BackgroundNoGuardStrategy: FeedStrategy {
     ledger.jobStarted()
     let drawLock = self.drawLock
     let thread = Thread { [weak self] in
+      ThreadPriority.standard.applyToCurrentThread()  // a plain thread's QoS, not the main thread's it was started from
       drawLock.lock()
       let image = job.render()
       drawLock.unlock()

@@ -28,8 +28,9 @@ final class RenderLine: @unchecked Sendable {
   var arrivals: [Render] = []
   /// A prefetch of this line was held back because ``arrivals`` reached its bound: taking them in wakes workers.
   var prefetchWaitsForTakeIn = false
-  /// The bytes the result cache could take without evicting, and its largest result so far, as of the last
-  /// take-in (``noteCache(free:largestResult:)``).
+  /// The bytes the result cache could take before it went over its limit, and its largest result so far, as of
+  /// the last take-in (``noteCache(free:largestResult:)``); `cacheFree` is 0 from a take-in until the results taken
+  /// are in the cache.
   var cacheFree = 0
   var largestResult = 0
   var isClosed = false
@@ -156,28 +157,36 @@ final class RenderLine: @unchecked Sendable {
       return (render, render.outcome!)
     }
     arrivals = []
+    cacheFree = 0  // the results taken are counted nowhere until they are in the cache (``noteCache``)
     pool.arrivalsTakenLocked(self)
     return taken
   }
 
-  /// The main thread put the results it took in into the result cache: `free` bytes are left before it evicts,
-  /// and `largestResult` is its largest result so far (see ``resultsOnTheirWayFit``).
+  /// The main thread put the results it took in into the result cache: `free` bytes are left before it goes over
+  /// its limit, and `largestResult` is its largest result so far (see ``resultsOnTheirWayFit``).
   func noteCache(free: Int, largestResult: Int) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     cacheFree = free
     self.largestResult = largestResult
+    // Results that arrived meanwhile may have held a prefetch back: with room for them, it may start now.
+    if prefetchWaitsForTakeIn, resultsOnTheirWayFit { pool.arrivalsTakenLocked(self) }
   }
 
   /// Whether the results on their way to the cache — waiting for the main thread, running, and one more — fit
-  /// in what it had free at the last take-in, each the size of its largest result: then they cannot take it
-  /// over its limit, and a prefetch need not wait for a pass to take them in. `false` before any result was
-  /// cached. Lock held.
+  /// in what it had free at the last take-in, each the size of its largest result so far: then, unless a result
+  /// is larger than every one before it, they cannot take it over its limit, and a prefetch need not wait for a
+  /// pass to take them in. At most ``waitingResultsCap`` results wait even so, whatever their size: sizes still
+  /// unknown (the first photo after small results) or counted small (a class instance measured by its
+  /// reference) bound nothing. `false` before any result was cached. Lock held.
   var resultsOnTheirWayFit: Bool {
-    guard largestResult > 0 else { return false }
+    guard largestResult > 0, arrivals.count < waitingResultsCap else { return false }
     let (bytes, overflow) = (arrivals.count + running + 1).multipliedReportingOverflow(by: largestResult)
     return !overflow && bytes <= cacheFree
   }
+
+  /// Results waiting for the main thread at most while prefetches go on: four per worker.
+  var waitingResultsCap: Int { 4 * limit }
 
   /// Ends the line: its renders not started are dropped, running ones' outcomes will be released on the main
   /// thread. Returns the arrivals not taken and the renders dropped, for the caller to release on the main

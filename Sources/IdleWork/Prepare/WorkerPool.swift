@@ -15,7 +15,8 @@ import Foundation
 /// `workers` of the queues that use it.
 ///
 /// Threads start when work comes and none is idle, wait on a condition (never polling), and end after
-/// ``idleTimeout`` without work and when no queue uses the pool any more.
+/// ``idleTimeout`` without work and when no queue uses the pool any more. They run at the `userInitiated` QoS on
+/// every platform, as GCD's `userInitiated` work does (see ``startWorkerLocked()``).
 ///
 /// **Releasing on the main thread.** What a render captured (a view model, an image) may have to be freed on
 /// the main thread, and never while a lock is held (a deinit that waits for the main thread would block it).
@@ -31,6 +32,9 @@ import Foundation
 final class WorkerPool: @unchecked Sendable {
   /// The process-wide pool every queue on a run-loop driver uses.
   static let shared = WorkerPool(byHand: false)
+
+  /// Where worker threads are started from (see ``startWorkerLocked()``).
+  private static let starter = DispatchQueue(label: "IdleWork worker starter", qos: .userInitiated)
 
   /// How long a worker with nothing to do waits before it ends.
   static let idleTimeout: TimeInterval = 10
@@ -175,11 +179,11 @@ final class WorkerPool: @unchecked Sendable {
     } else if threads < limit {
       threads += 1
       peak = max(peak, threads)
-      // Started from the global `userInitiated` queue, so that the thread runs at that QoS on every platform:
-      // Foundation sets `qualityOfService` on Apple's, but on Linux the setting leaves the priority as it was,
-      // and a thread inherits its creator's — the main thread's, which must outrank the workers (on Linux,
-      // libdispatch runs `userInitiated` work at nice −2, `userInteractive` at −4).
-      DispatchQueue.global(qos: .userInitiated).async { [self] in
+      // Started from a `userInitiated` queue, so that the thread runs at that QoS on every platform: Foundation
+      // sets `qualityOfService` on Apple's, but on Linux the setting leaves the priority as it was, and a thread
+      // inherits its creator's — the main thread's, usually (libdispatch runs `userInitiated` work at nice −2).
+      // A serial queue of its own: GCD gives it a thread even when the global queues' threads are all busy.
+      Self.starter.async { [self] in
         let thread = Thread { [self] in work() }
         thread.name = "IdleWork worker"
         thread.qualityOfService = .userInitiated

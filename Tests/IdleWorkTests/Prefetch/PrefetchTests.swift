@@ -70,7 +70,8 @@ final class PrefetchTests: XCTestCase {
   }
 
   /// While the cache has room for the results on their way, prefetches do not wait for a pass to take them in:
-  /// a busy main thread at a fling's start (FeedDemo's `busy`) no longer holds back the rows about to appear.
+  /// a busy main thread at a fling's start (FeedDemo's `busy`) no longer holds back the rows about to appear. At
+  /// most four results per worker wait even so: sizes measured small may bound nothing.
   func testPrefetchesGoOnWhileTheCacheHasRoomForTheirResults() {
     MainActor.assumeIsolated {
       let (queue, driver, _, photo) = Self.prefetchingQueue()
@@ -78,9 +79,43 @@ final class PrefetchTests: XCTestCase {
       queue.prefetch((0..<workers).map { "p\($0)" }, with: photo)
       XCTAssertEqual(driver.runPreparations(), workers)
       driver.runPass()  // the first results reach the cache: its room and their size are known
-      queue.prefetch((10..<(10 + 2 * workers + 1)).map { "p\($0)" }, with: photo)
+      queue.prefetch((10..<(10 + 6 * workers)).map { "p\($0)" }, with: photo)
       XCTAssertEqual(
-        driver.runPreparations(), 2 * workers + 1, "small results, a cache with room: none waits for a pass")
+        driver.runPreparations(), 4 * workers, "small results, a cache with room: they go on, up to 4 per worker")
+      driver.runPass()
+      XCTAssertEqual(driver.runPreparations(), 2 * workers, "taken in: the rest start")
+      driver.drain()
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+
+  /// While a pass takes results in, they are in neither the arrivals nor the cache: until they are cached, the
+  /// cache's room counts as none, and prefetches wait as they did before it was known (a worker that picks then
+  /// must not count the room of the last pass, which those results are about to fill).
+  func testWhileResultsAreTakenInTheCachesRoomIsNotCounted() {
+    MainActor.assumeIsolated {
+      let (queue, driver, _, photo) = Self.prefetchingQueue()
+      let workers = IdleQueue.Configuration().workers
+      let startedMidTakeIn = LockedBox<Int?>(nil)
+      // Measuring a result is the app's code, run on the main thread while the pass takes the results in: here it
+      // lets workers pick.
+      let probe = Preparation(resultBytes: { (_: String) in
+        MainActor.assumeIsolated {
+          if startedMidTakeIn.value == nil {
+            startedMidTakeIn.value = 0
+            queue.prefetch((20..<(20 + 3 * workers)).map { "p\($0)" }, with: photo)
+            startedMidTakeIn.value = driver.runPreparations()
+          }
+        }
+        return 16
+      }) { (name: String, _) in "image of \(name)" }
+      queue.prefetch((0..<workers).map { "q\($0)" }, with: photo)
+      driver.runPreparations()
+      driver.runPass()  // the cache's room is known: plenty
+      queue.prefetch((10..<(10 + workers)).map { "p\($0)" }, with: probe)
+      driver.runPreparations()
+      driver.runPass()  // takes p10… in; measuring the first lets p20… start
+      XCTAssertEqual(startedMidTakeIn.value, workers, "mid take-in, prefetches counted the room of the last pass")
       driver.drain()
       XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
     }

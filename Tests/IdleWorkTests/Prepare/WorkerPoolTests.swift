@@ -183,9 +183,9 @@ final class WorkerPoolTests: XCTestCase {
     #endif
   }
 
-  /// Workers run at the `userInitiated` QoS they ask for, as GCD's `userInitiated` work does, below the main
-  /// thread's — whichever thread started them. On Linux, Foundation's `Thread.qualityOfService` leaves a
-  /// thread's priority as it was, and a thread started from the main thread (nice 0 here) got its priority.
+  /// Workers run at the `userInitiated` QoS they ask for, as GCD's `userInitiated` work does, whichever thread
+  /// started them. On Linux, Foundation's `Thread.qualityOfService` leaves a thread's priority as it was, and a
+  /// thread started from the main thread (nice 0 here, against libdispatch's −2) got the main thread's.
   func testWorkersRunAtTheUserInitiatedQoS() {
     MainActor.assumeIsolated {
       // Read on one of GCD's threads (`sync` would run the block on this one).
