@@ -20,7 +20,8 @@ final class BackgroundLoad: @unchecked Sendable {
   init(duty: Double) {
     let busy = UInt64(Double(Self.period) * min(max(duty, 0), 1))
     let thread = Thread { [self] in
-      ThreadPriority.standard.applyToCurrentThread()  // a plain thread's QoS, below the workers' (not the main thread's)
+      // A plain thread's QoS, below the workers' (not the main thread's, which it was started from).
+      ThreadPriority.standard.applyToCurrentThread()
       var sink: UInt64 = 0
       while !isStopped {
         lock.withLock { cycles += 1 }

@@ -33,15 +33,14 @@ final class WorkerPool: @unchecked Sendable {
   /// The process-wide pool every queue on a run-loop driver uses.
   static let shared = WorkerPool(byHand: false)
 
-  /// Where worker threads are started from (see ``startWorkerLocked()``).
-  private static let starter = DispatchQueue(label: "IdleWork worker starter", qos: .userInitiated)
-
   /// How long a worker with nothing to do waits before it ends.
   static let idleTimeout: TimeInterval = 10
   static let idleTimeoutNanoseconds = UInt64(idleTimeout * 1e9)
 
   let condition = NSCondition()
   let byHand: Bool
+  /// Where worker threads are started from (see ``startWorkerLocked()``).
+  private let starter = DispatchQueue(label: "IdleWork worker starter", qos: .userInitiated)
   /// Renders not started, in submission order (entries dropped meanwhile are skipped and compacted away).
   private var waiting: [Render] = []
   /// Entries of `waiting` that were dropped and not yet taken out.
@@ -183,7 +182,7 @@ final class WorkerPool: @unchecked Sendable {
       // sets `qualityOfService` on Apple's, but on Linux the setting leaves the priority as it was, and a thread
       // inherits its creator's — the main thread's, usually (libdispatch runs `userInitiated` work at nice −2).
       // A serial queue of its own: GCD gives it a thread even when the global queues' threads are all busy.
-      Self.starter.async { [self] in
+      starter.async { [self] in
         let thread = Thread { [self] in work() }
         thread.name = "IdleWork worker"
         thread.qualityOfService = .userInitiated

@@ -207,7 +207,8 @@ final class WorkerPoolTests: XCTestCase {
       var applied: [Int] = []
       for n in 0..<4 { queue.addTask(key: n, preparing: n, with: draw) { applied.append($0) } }
       spin(until: { applied.count == 4 }, timeout: 5)
-      XCTAssertEqual(priorities.value, Array(repeating: expected, count: 4), "a worker's priority is not userInitiated's")
+      XCTAssertEqual(
+        priorities.value, Array(repeating: expected, count: 4), "a worker's priority is not userInitiated's")
     }
   }
 }
