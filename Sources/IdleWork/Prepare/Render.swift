@@ -64,6 +64,11 @@ final class Render: @unchecked Sendable {
   var cellCheckPending = false
   var lastCellCheck: UInt64 = 0
 
+  /// How the worker that made the result counts its bytes on their way to the cache (``RenderLine/arrivedBytes``):
+  /// the sizing of the task or prefetch that created the render (`nil`: a result never cached). Tasks that join
+  /// later may size it larger; the cache counts the largest (``resultBytes(of:)``), on the main thread.
+  let measure: (@Sendable (any Sendable) -> Int)?
+
   /// Cancels its `async` work as a task when nothing waits for it any more (see ``RenderLine``).
   let cancellation = RenderCancellation()
 
@@ -133,6 +138,7 @@ final class Render: @unchecked Sendable {
     self.line = line
     self.content = content
     self.work = prepare
+    self.measure = resultBytes
     if let resultBytes { sizings.append(resultBytes) }
   }
 

@@ -28,11 +28,13 @@ final class RenderLine: @unchecked Sendable {
   var arrivals: [Render] = []
   /// A prefetch of this line was held back because ``arrivals`` reached its bound: taking them in wakes workers.
   var prefetchWaitsForTakeIn = false
-  /// The bytes the result cache could take before it went over its limit, and its largest result so far, as of
-  /// the last take-in (``noteCache(free:largestResult:)``); `cacheFree` is 0 from a take-in until the results taken
-  /// are in the cache.
+  /// The bytes the result cache could take before it went over its limit, as of the last take-in
+  /// (``noteCache(free:largestResult:)``); 0 from a take-in until the results taken are in the cache.
   var cacheFree = 0
+  /// The largest result so far, in the cache or measured on arrival.
   var largestResult = 0
+  /// The bytes of the results in ``arrivals``, measured by the workers that made them (``Render/measure``).
+  var arrivedBytes = 0
   var isClosed = false
   var needsWake = true
   /// Renders of this line running now, and the most at once.
@@ -157,6 +159,7 @@ final class RenderLine: @unchecked Sendable {
       return (render, render.outcome!)
     }
     arrivals = []
+    arrivedBytes = 0
     cacheFree = 0  // the results taken are counted nowhere until they are in the cache (``noteCache``)
     pool.arrivalsTakenLocked(self)
     return taken
@@ -168,21 +171,29 @@ final class RenderLine: @unchecked Sendable {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     cacheFree = free
-    self.largestResult = largestResult
+    self.largestResult = max(self.largestResult, largestResult)
     // Results that arrived meanwhile may have held a prefetch back: with room for them, it may start now.
     if prefetchWaitsForTakeIn, resultsOnTheirWayFit { pool.arrivalsTakenLocked(self) }
   }
 
-  /// Whether the results on their way to the cache — waiting for the main thread, running, and one more — fit
-  /// in what it had free at the last take-in, each the size of its largest result so far: then, unless a result
-  /// is larger than every one before it, they cannot take it over its limit, and a prefetch need not wait for a
-  /// pass to take them in. At most ``waitingResultsCap`` results wait even so, whatever their size: sizes still
-  /// unknown (the first photo after small results) or counted small (a class instance measured by its
-  /// reference) bound nothing. `false` before any result was cached. Lock held.
+  /// Whether the results on their way to the cache fit in what it had free at the last take-in: those waiting for
+  /// the main thread, at the size their workers measured, and those running and one more, each the size of the
+  /// largest result so far. Then, unless a result being prepared is larger than every one before it, they cannot take the cache
+  /// over its limit, and a prefetch need not wait for a pass to take them in. At most ``waitingResultsCap``
+  /// results wait even so, whatever their size: sizes counted small (a class instance measured by its reference)
+  /// bound nothing. `false` before any result was cached. Lock held.
   var resultsOnTheirWayFit: Bool {
     guard largestResult > 0, arrivals.count < waitingResultsCap else { return false }
-    let (bytes, overflow) = (arrivals.count + running + 1).multipliedReportingOverflow(by: largestResult)
-    return !overflow && bytes <= cacheFree
+    let (coming, overflow) = (running + 1).multipliedReportingOverflow(by: largestResult)
+    let (bytes, overflowed) = coming.addingReportingOverflow(arrivedBytes)
+    return !overflow && !overflowed && bytes <= cacheFree
+  }
+
+  /// A worker put a result of `bytes` (as ``Render/measure`` counts it) in ``arrivals``. Lock held.
+  func arrived(bytes: Int) {
+    let (sum, overflow) = arrivedBytes.addingReportingOverflow(bytes)
+    arrivedBytes = overflow ? Int.max : sum
+    largestResult = max(largestResult, bytes)
   }
 
   /// Results waiting for the main thread at most while prefetches go on: four per worker.

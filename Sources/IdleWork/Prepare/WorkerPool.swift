@@ -240,6 +240,10 @@ final class WorkerPool: @unchecked Sendable {
     let work = render.prepareLocked()
     condition.unlock()
     var outcome: Result<any Sendable, any Error>? = run(render, work)
+    // Its size, measured here (the app's `resultBytes`, off the lock), counts against the cache's room until a
+    // pass takes it in: prefetches then know the bytes waiting, not only how many results wait.
+    var bytes = 0
+    if case .success(let value)? = outcome, let measure = render.measure { bytes = max(0, measure(value)) }
     condition.lock()
     line.running -= 1
     if let index = line.runningRenders.firstIndex(where: { $0 === render }) { line.runningRenders.remove(at: index) }
@@ -257,6 +261,7 @@ final class WorkerPool: @unchecked Sendable {
     } else {
       render.outcome = taken
       line.arrivals.append(render)
+      line.arrived(bytes: bytes)
       if line.needsWake {
         line.needsWake = false
         wakes.append(line.wake)

@@ -43,7 +43,8 @@ extension IdleQueue {
   ///     for `UIImage?`), or its results count a few bytes and the cache holds far more than its limit. Tasks
   ///     that share a preparation (the same `content`) share its result, which counts the largest size any of
   ///     them reports (a task without `resultBytes` reporting the default), whichever came first: a prefetch
-  ///     without it does not make a cell task's large result count a few bytes.
+  ///     without it does not make a cell task's large result count a few bytes. Called on the main thread when
+  ///     the result is cached, and on the worker that made it, to count the results waiting for a pass.
   ///   - prepare: the work, on a worker thread. `isCancelled()` turns `true` once no task waits for the
   ///     result any more (cancelled, evicted, its cell configured again or released, the queue ended); poll it
   ///     between steps and throw

@@ -89,6 +89,35 @@ final class PrefetchTests: XCTestCase {
     }
   }
 
+  /// The results waiting for a pass count at the size their workers measured, not at the largest size the cache
+  /// has seen: after small results, large ones with no pass between stop the prefetches once they fill the
+  /// cache's room (here 200 KiB results in the ~1 MiB left: five), not at the cap of four per worker.
+  func testResultsWaitingCountAtTheSizeTheirWorkersMeasured() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let workers = 2  // below the five that fit: the first `workers` results may always wait
+      let queue = IdleQueue(driver: driver, configuration: .init(workers: workers, resultCacheLimit: 1 << 20))
+      let log = TextLog()
+      let small = Preparation(resultBytes: { (_: String) in 1 << 10 }) { (name: String, _) in "icon of \(name)" }
+      let large = Preparation(resultBytes: { (_: String) in 200 << 10 }) { (name: String, _) in
+        log.append(name)
+        return "photo of \(name)"
+      }
+      queue.prefetch((0..<workers).map { "s\($0)" }, with: small)
+      XCTAssertEqual(driver.runPreparations(), workers)
+      driver.runPass()  // 1 KiB results cached: the room is known, the largest result 1 KiB
+      queue.prefetch((0..<(6 * workers)).map { "p\($0)" }, with: large)
+      let free = (1 << 20) - workers << 10
+      XCTAssertEqual(
+        driver.runPreparations(), free / (200 << 10), "counted 1 KiB each, eight would wait (the cap: 4 per worker)")
+      driver.runPass()
+      _ = Self.prepareAll(driver)
+      driver.drain()
+      XCTAssertEqual(log.entries.count, 6 * workers, "every prefetch ran once")
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+
   /// While a pass takes results in, they are in neither the arrivals nor the cache: until they are cached, the
   /// cache's room counts as none, and prefetches wait as they did before it was known (a worker that picks then
   /// must not count the room of the last pass, which those results are about to fill).
@@ -97,11 +126,12 @@ final class PrefetchTests: XCTestCase {
       let (queue, driver, _, photo) = Self.prefetchingQueue()
       let workers = IdleQueue.Configuration().workers
       let startedMidTakeIn = LockedBox<Int?>(nil)
-      // Measuring a result is the app's code, run on the main thread while the pass takes the results in: here it
-      // lets workers pick.
+      let inPass = LockedBox(false)
+      // Measuring a result is the app's code, run on the main thread while the pass takes the results in (and on the
+      // worker that made it, here the main thread too, in `runPreparations`): in the pass, it lets workers pick.
       let probe = Preparation(resultBytes: { (_: String) in
         MainActor.assumeIsolated {
-          if startedMidTakeIn.value == nil {
+          if inPass.value, startedMidTakeIn.value == nil {
             startedMidTakeIn.value = 0
             queue.prefetch((20..<(20 + 3 * workers)).map { "p\($0)" }, with: photo)
             startedMidTakeIn.value = driver.runPreparations()
@@ -114,7 +144,9 @@ final class PrefetchTests: XCTestCase {
       driver.runPass()  // the cache's room is known: plenty
       queue.prefetch((10..<(10 + workers)).map { "p\($0)" }, with: probe)
       driver.runPreparations()
+      inPass.value = true
       driver.runPass()  // takes p10… in; measuring the first lets p20… start
+      inPass.value = false
       XCTAssertEqual(startedMidTakeIn.value, workers, "mid take-in, prefetches counted the room of the last pass")
       driver.drain()
       XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
