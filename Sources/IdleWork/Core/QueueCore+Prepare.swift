@@ -19,7 +19,7 @@ extension QueueCore {
     let driver = scheduler.driver
     let pool = driver.preparesByHand ? WorkerPool(byHand: true) : WorkerPool.shared
     let line = RenderLine(
-      pool: pool, limit: workerLimit, wake: scheduler.waker,
+      pool: pool, limit: workerLimit, measuresResults: cacheLimit > 0, wake: scheduler.waker,
       checkCells: { [weak self] render in
         MainActor.assumeIsolated { self?.dropReleasedCells(of: render) }
       })

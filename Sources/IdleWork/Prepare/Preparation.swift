@@ -46,7 +46,7 @@ public struct Preparation<Content: Hashable & Sendable, Value: Sendable>: Sendab
   /// - Parameters:
   ///   - resultBytes: the size of a result in bytes, for the cache's limit; `nil` counts it by its type, as the
   ///     prepared `addTask` does (an image its bitmap, `Data` its `count`). Called on the worker that made the
-  ///     result and on the main thread.
+  ///     result and on the main thread (with a result cache only).
   ///   - prepare: makes the value, on one of the process's worker threads. `isCancelled()` turns `true` once
   ///     nothing waits for the result (every task and prefetch for it cancelled, stale or evicted, the queue
   ///     ended): poll it between steps and throw to stop.
@@ -64,7 +64,7 @@ public struct Preparation<Content: Hashable & Sendable, Value: Sendable>: Sendab
   /// - Parameters:
   ///   - resultBytes: the size of a result in bytes, for the cache's limit (an image's `bytesPerRow × height`);
   ///     `nil` counts it by its type, as the prepared `addTask` does (an image its bitmap, `Data` its `count`).
-  ///     Called on the worker that made the result and on the main thread.
+  ///     Called on the worker that made the result and on the main thread (with a result cache only).
   ///   - prepare: makes the value, as a detached task on Swift's cooperative pool — never on the main actor —
   ///     while one of the process's workers waits for it, so that ``IdleQueue/Configuration/workers`` still bounds
   ///     the preparations in flight. It is cancelled as a task once nothing waits for the result

@@ -64,11 +64,6 @@ final class Render: @unchecked Sendable {
   var cellCheckPending = false
   var lastCellCheck: UInt64 = 0
 
-  /// How the worker that made the result counts its bytes on their way to the cache (``RenderLine/arrivedBytes``):
-  /// the sizing of the task or prefetch that created the render (`nil`: a result never cached). Tasks that join
-  /// later may size it larger; the cache counts the largest (``resultBytes(of:)``), on the main thread.
-  let measure: (@Sendable (any Sendable) -> Int)?
-
   /// Cancels its `async` work as a task when nothing waits for it any more (see ``RenderLine``).
   let cancellation = RenderCancellation()
 
@@ -95,7 +90,9 @@ final class Render: @unchecked Sendable {
   /// How each task that joined the render sizes its result for the cache, in order: the task's `resultBytes`,
   /// or the default for its value's type (`ResultSize`); tasks without content bring nothing, their results
   /// are never cached. Every one is kept, not only the first: a prefetch may start a render that a cell's
-  /// task with a larger size joins, and the result must not be cached at the prefetch's few bytes.
+  /// task with a larger size joins, and the result must not be cached at the prefetch's few bytes. Not main thread
+  /// only: appended there with the pool's lock held, read there without it (no other thread writes it) and by the
+  /// worker that made the result with it (``sizingsLocked``).
   private var sizings: [@Sendable (any Sendable) -> Int] = []
 
   /// Whether a request has not left, as the main thread sees it.
@@ -121,7 +118,10 @@ final class Render: @unchecked Sendable {
 
   /// A task joining the render brings its way of sizing the result for the cache.
   @MainActor func adoptResultBytes(_ resultBytes: (@Sendable (any Sendable) -> Int)?) {
-    if let resultBytes { sizings.append(resultBytes) }
+    guard let resultBytes else { return }
+    line.pool.condition.lock()
+    defer { line.pool.condition.unlock() }
+    sizings.append(resultBytes)
   }
 
   /// The size in bytes the cache counts for `value`, the render's result: the largest that a joined task
@@ -138,9 +138,12 @@ final class Render: @unchecked Sendable {
     self.line = line
     self.content = content
     self.work = prepare
-    self.measure = resultBytes
     if let resultBytes { sizings.append(resultBytes) }
   }
+
+  /// The sizings of the tasks joined so far, for the worker that made the result to measure it as the cache will
+  /// (``RenderLine/arrivedBytes``), outside the lock: the render holds them, so the copy never frees one. Lock held.
+  var sizingsLocked: [@Sendable (any Sendable) -> Int] { sizings }
 
   /// The work, for the worker that starts the render. Lock held.
   func prepareLocked() -> RenderWork? { work }

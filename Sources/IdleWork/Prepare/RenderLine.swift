@@ -8,12 +8,14 @@ import Foundation
 /// after each hand-over wakes the main run loop (`wake`), so a burst costs one wake-up. An outcome that
 /// arrives after ``close()`` is released on the main thread (it may hold a UI object).
 ///
-/// `@unchecked Sendable`: `pool`, `limit`, `wake` and `checkCells` are immutable; every other field is read
-/// and written only with the pool's lock held.
+/// `@unchecked Sendable`: `pool`, `limit`, `measuresResults`, `wake` and `checkCells` are immutable; every other
+/// field is read and written only with the pool's lock held.
 final class RenderLine: @unchecked Sendable {
   let pool: WorkerPool
   /// Renders of this line running at once, at most.
   let limit: Int
+  /// Whether its queue has a result cache: only then does a worker measure a result it made (``arrived(bytes:)``).
+  let measuresResults: Bool
   let wake: @Sendable () -> Void
   /// Called on the main thread, at most once per ``cellCheckInterval`` while a render whose requests all
   /// belong to cells runs and polls `isCancelled()`: the queue drops its requests whose cell was released, so
@@ -33,7 +35,7 @@ final class RenderLine: @unchecked Sendable {
   var cacheFree = 0
   /// The largest result so far, in the cache or measured on arrival.
   var largestResult = 0
-  /// The bytes of the results in ``arrivals``, measured by the workers that made them (``Render/measure``).
+  /// The bytes of the results in ``arrivals``, measured by the workers that made them (``Render/sizingsLocked``).
   var arrivedBytes = 0
   var isClosed = false
   var needsWake = true
@@ -48,11 +50,12 @@ final class RenderLine: @unchecked Sendable {
   var runningRenders: [Render] = []
 
   init(
-    pool: WorkerPool, limit: Int, wake: @escaping @Sendable () -> Void,
+    pool: WorkerPool, limit: Int, measuresResults: Bool = true, wake: @escaping @Sendable () -> Void,
     checkCells: @escaping @Sendable (Render) -> Void
   ) {
     self.pool = pool
     self.limit = limit
+    self.measuresResults = measuresResults
     self.wake = wake
     self.checkCells = checkCells
     pool.open(self)
@@ -178,10 +181,10 @@ final class RenderLine: @unchecked Sendable {
 
   /// Whether the results on their way to the cache fit in what it had free at the last take-in: those waiting for
   /// the main thread, at the size their workers measured, and those running and one more, each the size of the
-  /// largest result so far. Then, unless a result being prepared is larger than every one before it, they cannot take the cache
-  /// over its limit, and a prefetch need not wait for a pass to take them in. At most ``waitingResultsCap``
-  /// results wait even so, whatever their size: sizes counted small (a class instance measured by its reference)
-  /// bound nothing. `false` before any result was cached. Lock held.
+  /// largest result so far. Then, unless a result being prepared is larger than every one before it, they cannot
+  /// take the cache over its limit, and a prefetch need not wait for a pass to take them in. At most
+  /// ``waitingResultsCap`` results wait even so, whatever their size: sizes counted small (a class instance
+  /// measured by its reference) bound nothing. `false` before any result was cached. Lock held.
   var resultsOnTheirWayFit: Bool {
     guard largestResult > 0, arrivals.count < waitingResultsCap else { return false }
     let (coming, overflow) = (running + 1).multipliedReportingOverflow(by: largestResult)
@@ -189,7 +192,7 @@ final class RenderLine: @unchecked Sendable {
     return !overflow && !overflowed && bytes <= cacheFree
   }
 
-  /// A worker put a result of `bytes` (as ``Render/measure`` counts it) in ``arrivals``. Lock held.
+  /// A worker put a result of `bytes` (as the cache will count it) in ``arrivals``. Lock held.
   func arrived(bytes: Int) {
     let (sum, overflow) = arrivedBytes.addingReportingOverflow(bytes)
     arrivedBytes = overflow ? Int.max : sum

@@ -240,10 +240,15 @@ final class WorkerPool: @unchecked Sendable {
     let work = render.prepareLocked()
     condition.unlock()
     var outcome: Result<any Sendable, any Error>? = run(render, work)
-    // Its size, measured here (the app's `resultBytes`, off the lock), counts against the cache's room until a
-    // pass takes it in: prefetches then know the bytes waiting, not only how many results wait.
+    // Its size, measured here as the cache will count it (the app's `resultBytes`, off the lock), counts against the
+    // cache's room until a pass takes it in: prefetches then know the bytes waiting, not only how many results wait.
     var bytes = 0
-    if case .success(let value)? = outcome, let measure = render.measure { bytes = max(0, measure(value)) }
+    if line.measuresResults, case .success(let value)? = outcome {
+      condition.lock()
+      let sizings = render.sizingsLocked
+      condition.unlock()
+      bytes = sizings.reduce(0) { largest, sizing in max(largest, sizing(value)) }
+    }
     condition.lock()
     line.running -= 1
     if let index = line.runningRenders.firstIndex(where: { $0 === render }) { line.runningRenders.remove(at: index) }

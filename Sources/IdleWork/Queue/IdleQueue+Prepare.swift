@@ -44,7 +44,8 @@ extension IdleQueue {
   ///     that share a preparation (the same `content`) share its result, which counts the largest size any of
   ///     them reports (a task without `resultBytes` reporting the default), whichever came first: a prefetch
   ///     without it does not make a cell task's large result count a few bytes. Called on the main thread when
-  ///     the result is cached, and on the worker that made it, to count the results waiting for a pass.
+  ///     the result is cached, and on the worker that made it, to count the results waiting for a pass (with a
+  ///     result cache only: ``IdleQueue/Configuration/resultCacheLimit`` above 0).
   ///   - prepare: the work, on a worker thread. `isCancelled()` turns `true` once no task waits for the
   ///     result any more (cancelled, evicted, its cell configured again or released, the queue ended); poll it
   ///     between steps and throw

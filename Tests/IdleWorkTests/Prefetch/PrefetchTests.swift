@@ -118,6 +118,58 @@ final class PrefetchTests: XCTestCase {
     }
   }
 
+  /// A result waiting for a pass counts at the size the cache will give it: the largest of every task joined, not
+  /// only of the one that started the preparation (here tasks sizing it 1 KiB, joined by tasks sizing it 200 KiB).
+  func testAResultWaitingCountsTheLargestSizeOfTheTasksJoined() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      let large = 200 << 10
+      @MainActor func add(_ key: String, _ content: String, bytes: Int) {
+        queue.addTask(
+          key: key, content: content, discardable: true, resultBytes: { (_: String) in bytes },
+          prepare: { _ in content }, apply: { _ in })
+      }
+      add("seed", "seed", bytes: large)
+      XCTAssertEqual(driver.runPreparations(), 1)
+      driver.runPass()  // a 200 KiB result cached: no later result is larger than every one before it
+      for index in 0..<2 {
+        add("small \(index)", "a\(index)", bytes: 1 << 10)
+        add("large \(index)", "a\(index)", bytes: large)  // joins: the cache will count 200 KiB
+      }
+      for index in 0..<6 { add("q\(index)", "q\(index)", bytes: large) }
+      let free = (1 << 20) - large
+      XCTAssertEqual(driver.runPreparations(), free / large, "every result waiting is 200 KiB: four fit")
+      driver.runPass()
+      _ = Self.prepareAll(driver)
+      driver.drain()
+      XCTAssertEqual(queue.statistics.pending, 0)
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+
+  /// A queue without a result cache has nothing to count a result against: its workers do not call `resultBytes`.
+  func testWithoutACacheResultsAreNotMeasured() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(workers: 2, resultCacheLimit: 0))
+      let calls = LockedBox(0)
+      for index in 0..<5 {
+        queue.addTask(
+          key: index, content: index,
+          resultBytes: { (_: Int) in
+            calls.value += 1
+            return 1
+          }, prepare: { _ in index }, apply: { _ in })
+      }
+      XCTAssertEqual(driver.runPreparations(), 5)
+      driver.drain()
+      XCTAssertEqual(calls.value, 0, "resultBytes called with no cache to count for")
+      XCTAssertEqual(queue.statistics.executed, 5)
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+
   /// While a pass takes results in, they are in neither the arrivals nor the cache: until they are cached, the
   /// cache's room counts as none, and prefetches wait as they did before it was known (a worker that picks then
   /// must not count the room of the last pass, which those results are about to fill).

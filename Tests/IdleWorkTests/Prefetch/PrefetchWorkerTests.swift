@@ -216,4 +216,42 @@ final class PrefetchWorkerTests: XCTestCase {
       XCTAssertEqual(threads.entries, ["a worker"])
     }
   }
+
+  /// A task joining a preparation under way with a larger `resultBytes` is counted by the worker that makes the
+  /// result (the sizes are read under the pool's lock while the main thread adds them): the results waiting count
+  /// what the cache will. Under TSan in CI, with the joins racing the workers.
+  func testWorkersMeasureWithTheSizesOfTasksJoinedMeanwhile() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      defer { queue.invalidate() }
+      let started = LockedBox(0)
+      let release = DispatchSemaphore(value: 0)
+      let largeOnWorkers = LockedBox(0)
+      let contents = (0..<4).map { "c\($0)" }
+      var applied = 0
+      for content in contents {
+        queue.addTask(
+          key: "small \(content)", content: content, resultBytes: { (_: String) in 1 << 10 },
+          prepare: { _ in
+            started.value += 1
+            release.wait()
+            return content
+          }, apply: { _ in applied += 1 })
+      }
+      spin(until: { started.value == 2 }, timeout: 5)  // two running, two waiting
+      for content in contents {
+        queue.addTask(
+          key: "large \(content)", content: content,
+          resultBytes: { (_: String) in
+            if !Thread.isMainThread { largeOnWorkers.value += 1 }
+            return 100 << 10
+          }, prepare: { _ in content }, apply: { _ in applied += 1 })
+      }
+      for _ in contents { release.signal() }
+      spin(until: { applied == 8 }, timeout: 10)
+      XCTAssertEqual(largeOnWorkers.value, 4, "each worker measured with the size of the task joined")
+      XCTAssertEqual(queue.core.preparation?.cache.bytes, 4 * (100 << 10), "the cache counts the larger size")
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
 }
