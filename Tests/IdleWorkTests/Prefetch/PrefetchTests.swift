@@ -158,7 +158,7 @@ final class PrefetchTests: XCTestCase {
         queue.addTask(
           key: index, content: index,
           resultBytes: { (_: Int) in
-            calls.value += 1
+            calls.update { $0 += 1 }
             return 1
           }, prepare: { _ in index }, apply: { _ in })
       }

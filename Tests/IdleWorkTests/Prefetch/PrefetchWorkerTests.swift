@@ -233,7 +233,7 @@ final class PrefetchWorkerTests: XCTestCase {
         queue.addTask(
           key: "small \(content)", content: content, resultBytes: { (_: String) in 1 << 10 },
           prepare: { _ in
-            started.value += 1
+            started.update { $0 += 1 }
             release.wait()
             return content
           }, apply: { _ in applied += 1 })
@@ -243,7 +243,7 @@ final class PrefetchWorkerTests: XCTestCase {
         queue.addTask(
           key: "large \(content)", content: content,
           resultBytes: { (_: String) in
-            if !Thread.isMainThread { largeOnWorkers.value += 1 }
+            if !Thread.isMainThread { largeOnWorkers.update { $0 += 1 } }
             return 100 << 10
           }, prepare: { _ in content }, apply: { _ in applied += 1 })
       }
