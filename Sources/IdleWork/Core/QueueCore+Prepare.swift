@@ -131,7 +131,7 @@ extension QueueCore {
       settleIfDone(render, preparation)
     }
     let cache = preparation.cache
-    preparation.line.noteCache(free: max(0, cache.limit - cache.bytes), largestResult: cache.largestResult)
+    preparation.line.noteCache(free: max(0, cache.limit - cache.bytes))
     onlyParkedLeft = false
     if !list.isEmpty { frameClock?.start() }
   }

@@ -128,6 +128,12 @@ final class Render: @unchecked Sendable {
   /// reports — overcounting a result only makes the cache keep less, while undercounting lets it grow past its
   /// limit.
   @MainActor func resultBytes(of value: any Sendable) -> Int {
+    Self.largestSize(of: value, by: sizings)
+  }
+
+  /// The largest size `sizings` give `value` (0 for none, or only negative ones): how the cache counts a result,
+  /// on the main thread, and how the worker that made it counts it on its way there.
+  static func largestSize(of value: any Sendable, by sizings: [@Sendable (any Sendable) -> Int]) -> Int {
     sizings.reduce(0) { largest, sizing in max(largest, sizing(value)) }
   }
 

@@ -31,9 +31,9 @@ final class RenderLine: @unchecked Sendable {
   /// A prefetch of this line was held back because ``arrivals`` reached its bound: taking them in wakes workers.
   var prefetchWaitsForTakeIn = false
   /// The bytes the result cache could take before it went over its limit, as of the last take-in
-  /// (``noteCache(free:largestResult:)``); 0 from a take-in until the results taken are in the cache.
+  /// (``noteCache(free:)``); 0 from a take-in until the results taken are in the cache.
   var cacheFree = 0
-  /// The largest result so far, in the cache or measured on arrival.
+  /// The largest result so far, as measured on arrival (every result the cache holds arrived so).
   var largestResult = 0
   /// The bytes of the results in ``arrivals``, measured by the workers that made them (``Render/sizingsLocked``).
   var arrivedBytes = 0
@@ -169,12 +169,11 @@ final class RenderLine: @unchecked Sendable {
   }
 
   /// The main thread put the results it took in into the result cache: `free` bytes are left before it goes over
-  /// its limit, and `largestResult` is its largest result so far (see ``resultsOnTheirWayFit``).
-  func noteCache(free: Int, largestResult: Int) {
+  /// its limit (see ``resultsOnTheirWayFit``).
+  func noteCache(free: Int) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     cacheFree = free
-    self.largestResult = max(self.largestResult, largestResult)
     // Results that arrived meanwhile may have held a prefetch back: with room for them, it may start now.
     if prefetchWaitsForTakeIn, resultsOnTheirWayFit { pool.arrivalsTakenLocked(self) }
   }

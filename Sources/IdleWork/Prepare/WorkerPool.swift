@@ -247,7 +247,7 @@ final class WorkerPool: @unchecked Sendable {
       condition.lock()
       let sizings = render.sizingsLocked
       condition.unlock()
-      bytes = sizings.reduce(0) { largest, sizing in max(largest, sizing(value)) }
+      bytes = Render.largestSize(of: value, by: sizings)
     }
     condition.lock()
     line.running -= 1
