@@ -268,7 +268,12 @@ final class QueueCore {
     waitsForDeadline = nil
     let takenIn = passTakeIn
     passTakeIn = nil
-    if kind == .tracking, let preparation { preparation.line.pool.noteTracking() }
+    // A tracking pass tells the pool that a scroll is tracked, and whether the frames are tight (prefetches are
+    // paced only then: see `PrefetchPacing`).
+    if kind == .tracking, let preparation {
+      let framesAreTight = frameClock?.framesAreTight(now: scheduler.driver.nanoseconds) ?? false
+      preparation.line.pool.noteTracking(framesAreTight: framesAreTight)
+    }
     let driver = scheduler.driver
     guard !isInvalidated, !list.isEmpty, kind != .tracking || scrolling != .pause else {
       // Results taken in on the main thread are the pass's work too, even when nothing is left to run.

@@ -127,6 +127,25 @@ final class FrameClock {
     return .late(retryIn: grace - elapsed, nextFrameIn: next.flatMap { $0 > 0 ? $0 : nil })
   }
 
+  /// The least time a frame may have left, once the main thread has done its work, without counting as tight
+  /// (see ``framesAreTight(now:)``): 8.3 ms, half a 60 Hz frame. A worker thread that takes a core from the main
+  /// thread can delay it by a scheduler's time slice, a few milliseconds. A frame with less time left than this
+  /// cannot spare that.
+  nonisolated static let tightFrameSlack: UInt64 = 8_333_333
+
+  /// Whether the main thread's frames are tight, read at `now`. They are when the deadline has passed (the main
+  /// thread runs late), or when the most time left read in the current frame is under ``tightFrameSlack``. The
+  /// first reading after a frame's commit shows what the main thread's work left of that frame. `false` with no
+  /// frame pending or the clock stopped.
+  func framesAreTight(now: UInt64) -> Bool {
+    guard isRunning else { return false }
+    switch read(now: now) {
+    case .noFrame: return false
+    case .late: return true
+    case .frame: return (frames.last?.longest ?? 0) < Self.tightFrameSlack
+    }
+  }
+
   /// The time left in nanoseconds, without judging it (for a slice's `timeRemaining`): `nil` with no frame
   /// pending.
   func timeLeft() -> Int64? {

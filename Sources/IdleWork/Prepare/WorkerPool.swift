@@ -211,7 +211,7 @@ final class WorkerPool: @unchecked Sendable {
       if threads > limit { break }
       // A prefetch held back by the pacing may start when the pacing ends: wait until then at most.
       let now = DispatchTime.now().uptimeNanoseconds
-      let pacingEnds = prefetchHeldBack ? pacingEndsAt : nil
+      let pacingEnds = prefetchHeldBack ? pacing.endsAt : nil
       let waitNanoseconds = pacingEnds.map { $0 > now ? min($0 - now, Self.idleTimeoutNanoseconds) : 0 }
       idle += 1
       let signalledInTime = condition.wait(
@@ -360,7 +360,7 @@ final class WorkerPool: @unchecked Sendable {
   }
 
   /// Whether a prefetch of `line` may start now: within the pool's share of its workers and the line's of its
-  /// own (see ``isPacingLocked``).
+  /// own (see ``PrefetchPacing``).
   private func prefetchMayStart(on line: RenderLine, paced: Bool) -> Bool {
     guard paced else { return true }  // (the line's bound was checked by the caller)
     return prefetchesRunning < max(1, limit - 1) && line.prefetchesRunning < max(1, line.limit - 1)
@@ -375,49 +375,39 @@ final class WorkerPool: @unchecked Sendable {
   /// pacing ends, and looks again.
   private var prefetchHeldBack = false
 
-  /// When the pacing ends if nothing renews it.
-  private var pacingEndsAt: UInt64 { min(trackedUntil, visibleRowWaited &+ Self.trackingLinger) }
+  /// When prefetches are paced (see ``PrefetchPacing``).
+  private var pacing = PrefetchPacing()
 
-  /// Whether prefetches are paced now: while a scroll is tracked and a visible row's preparation lately found no
-  /// worker free, prefetches use all workers but one (at least one) — of the pool, and of each queue's own
-  /// bound — so that the next visible row finds one and the main thread, which has frames to make, a core.
-  /// Texture runs one render thread fewer while a scroll is tracked for the same reason. Otherwise they use every
-  /// worker: keeping ahead of the scroll is what keeps rows from appearing blank.
-  private var isPacingLocked: Bool {
-    let now = DispatchTime.now().uptimeNanoseconds
-    return now < trackedUntil && now &- visibleRowWaited < Self.trackingLinger
+  /// Whether prefetches are paced now.
+  private var isPacingLocked: Bool { pacing.isPacing(at: DispatchTime.now().uptimeNanoseconds) }
+
+  /// Whether a tracking pass lately found the main thread's frames tight, for tests. Takes the lock.
+  var framesWereTightLately: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return pacing.framesWereTightLately(at: DispatchTime.now().uptimeNanoseconds)
   }
 
   /// How many times a render became wanted by a visible row: the count ``Render/visibleSince`` is taken from.
   private var visibleMoments: UInt64 = 0
 
-  /// When a visible row's preparation last found no worker free (`0`: never).
-  private var visibleRowWaited: UInt64 = 0
-
   /// A visible row's preparation became startable: it is the latest (``Render/visibleSince``); if no worker is free
   /// for it — in the pool, or within its queue's bound — prefetches keep one free for a while (see
-  /// ``isPacingLocked``). Lock held.
+  /// ``PrefetchPacing``). Lock held.
   func visibleRowArrivedLocked(_ render: Render) {
     visibleMoments &+= 1
     render.visibleSince = visibleMoments
     let line = render.line
     if (idle <= signalled && threads >= limit) || line.running >= line.limit {
-      visibleRowWaited = DispatchTime.now().uptimeNanoseconds
+      pacing.noteVisibleRowWaited(at: DispatchTime.now().uptimeNanoseconds)
     }
   }
 
-  /// Until when a scroll counts as tracked: a little after the last tracking pass of a queue using the pool.
-  private var trackedUntil: UInt64 = 0
-
-  /// How long after a tracking pass a scroll still counts as tracked: 0.1 s, six 60 Hz frames (a tracking pass
-  /// comes every frame while a scroll lasts).
-  static let trackingLinger: UInt64 = 100_000_000
-
-  /// A queue using the pool ran a tracking pass (a scroll is tracked): prefetches leave a worker free for a
-  /// while. Takes the lock.
-  func noteTracking() {
+  /// A queue using the pool ran a tracking pass (a scroll is tracked), which found the main thread's frames
+  /// tight or not: prefetches may leave a worker free for a while (see ``PrefetchPacing``). Takes the lock.
+  func noteTracking(framesAreTight: Bool) {
     condition.lock()
-    trackedUntil = DispatchTime.now().uptimeNanoseconds &+ Self.trackingLinger
+    pacing.noteTracking(at: DispatchTime.now().uptimeNanoseconds, framesAreTight: framesAreTight)
     condition.unlock()
   }
 }

@@ -148,7 +148,7 @@ final class PrefetchReviewTests: XCTestCase {
       let (gates, started, line) = PrefetchWorkerTests.showARowWhilePrefetchesHoldTheWorkers(on: queue)
       defer { Task { for gate in gates.values { await gate.open() } } }
       // The next visible row, still during the scroll: it must find one of the queue's workers free.
-      line.pool.noteTracking()
+      line.pool.noteTracking(framesAreTight: true)
       let next = PrefetchWorkerTests.showRow(1, on: queue)
       spin(until: { next.shown == ["row 1"] }, timeout: 3)
       XCTAssertEqual(

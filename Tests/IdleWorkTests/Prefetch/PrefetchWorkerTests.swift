@@ -48,9 +48,9 @@ final class PrefetchWorkerTests: XCTestCase {
   }
 
   /// On a queue with two workers and nothing else running: three gated prefetches, of which two start (at rest,
-  /// prefetches use every worker); then, during a tracked scroll, a visible row comes with both workers busy,
-  /// the first prefetch finishes, and the row is shown before the third prefetch starts. Returns the gates (p1
-  /// and p2 still closed), the log of starts and the queue's line.
+  /// prefetches use every worker); then, during a tracked scroll whose frames are tight, a visible row comes with
+  /// both workers busy, the first prefetch finishes, and the row is shown before the third prefetch starts.
+  /// Returns the gates (p1 and p2 still closed), the log of starts and the queue's line.
   @MainActor
   static func showARowWhilePrefetchesHoldTheWorkers(
     on queue: IdleQueue, file: StaticString = #filePath, line: UInt = #line
@@ -61,9 +61,9 @@ final class PrefetchWorkerTests: XCTestCase {
     XCTAssertEqual(
       started.entries.sorted(), ["p0", "p1"], "at rest, prefetches use every worker", file: file, line: line)
     let renderLine = queue.core.preparation!.line
-    renderLine.pool.noteTracking()
+    renderLine.pool.noteTracking(framesAreTight: true)
     let cell = showRow(0, on: queue)
-    renderLine.pool.noteTracking()
+    renderLine.pool.noteTracking(framesAreTight: true)
     Task { await gates["p0"]!.open() }
     spin(until: { cell.shown == ["row 0"] }, timeout: 5)
     XCTAssertEqual(cell.shown, ["row 0"], "the visible row went before the waiting prefetch", file: file, line: line)
