@@ -6,9 +6,9 @@ import Foundation
 /// A prefetch is not a task: it is not in the task list, so it never evicts, delays or starves a visible
 /// row's task, and it has no `apply`. It is a request on a render, as a task is: the render runs while some
 /// request wants it. The pool starts renders that visible rows want first (every queue's), then prefetches
-/// nearest first, paced during scrolls whose frames are tight (see `PrefetchPacing`). A task for the same content takes a
-/// pending prefetch's render over (the prefetch ends as executed): it becomes visible work, and a cancel of the
-/// prefetch no longer stops it.
+/// nearest first, paced during scrolls whose frames are tight (see `PrefetchPacing`). A task for the same content
+/// takes a pending prefetch's render over (the prefetch ends as executed): it becomes visible work, and a cancel of
+/// the prefetch no longer stops it.
 extension QueueCore {
   /// What ``IdleQueue/prefetch(_:with:)`` does, for each content in the order given (the nearest first), after
   /// every content asked for before (see ``prefetchesAsked``).
