@@ -136,14 +136,34 @@ final class FrameClock {
   /// Whether the main thread's frames are tight, read at `now`. They are when the deadline has passed (the main
   /// thread runs late), or when the most time left read in the current frame is under ``tightFrameSlack``. The
   /// first reading after a frame's commit shows what the main thread's work left of that frame. `false` with no
-  /// frame pending or the clock stopped.
+  /// frame pending, with the clock stopped or judged stopped (a deadline passed for longer than
+  /// ``staleAfter(frameLength:)``), and before a display link just started has ticked: nothing then says the main
+  /// thread runs late. It changes nothing that ``read(now:)`` decides: it keeps the frame it judged apart.
   func framesAreTight(now: UInt64) -> Bool {
-    guard isRunning else { return false }
-    switch read(now: now) {
-    case .noFrame: return false
-    case .late: return true
-    case .frame: return (frames.last?.longest ?? 0) < Self.tightFrameSlack
+    guard isRunning, let seconds = source.timeUntilDeadline() else { return false }
+    Validation.require(Validation.timeUntilNextFrameFailure(seconds))
+    let left = Self.nanoseconds(seconds)
+    guard left > 0 else {
+      if awaitsFirstFrame { return false }
+      guard let since = passedSince else { return true }
+      return now &- since < Self.staleAfter(frameLength: frameLength)
     }
+    let deadline = now &+ UInt64(left)
+    var longest = UInt64(left)
+    for earlier in [judgedFrame, frames.last].compactMap({ $0 }) where Self.isSameFrame(earlier.deadline, deadline) {
+      longest = max(longest, earlier.longest)
+    }
+    judgedFrame = (deadline, longest)
+    return longest < Self.tightFrameSlack
+  }
+
+  /// The frame ``framesAreTight(now:)`` judged last and the most time left read in it (kept apart from the
+  /// frames ``read(now:)`` notes, so that judging changes nothing it decides).
+  private var judgedFrame: (deadline: UInt64, longest: UInt64)?
+
+  /// Whether two deadlines are the same frame's (within ``sameFrameTolerance``).
+  private static func isSameFrame(_ a: UInt64, _ b: UInt64) -> Bool {
+    (a > b ? a - b : b - a) <= sameFrameTolerance
   }
 
   /// The time left in nanoseconds, without judging it (for a slice's `timeRemaining`): `nil` with no frame
@@ -176,12 +196,9 @@ final class FrameClock {
   }
 
   private func note(deadline: UInt64, timeLeft: UInt64) {
-    if let last = frames.last {
-      let gap = deadline > last.deadline ? deadline - last.deadline : last.deadline - deadline
-      if gap <= Self.sameFrameTolerance {
-        frames[frames.count - 1].longest = max(last.longest, timeLeft)
-        return
-      }
+    if let last = frames.last, Self.isSameFrame(last.deadline, deadline) {
+      frames[frames.count - 1].longest = max(last.longest, timeLeft)
+      return
     }
     if frames.count == Self.recentFrames { frames.removeFirst() }
     frames.append((deadline, timeLeft))

@@ -88,4 +88,109 @@ final class PacingTests: XCTestCase {
     XCTAssertTrue(pacing.isPacing(at: 1_151 * ms))
     XCTAssertFalse(pacing.isPacing(at: 1_210 * ms), "the row's wait lapsed at 1 210 ms")
   }
+
+  // MARK: Review of 5440d43 (helper's breaker tests, kept)
+
+  /// A display-link-like source that knows a frame only once it has ticked since its start.
+  @MainActor
+  final class TickingSource: FrameClockSource {
+    var timeLeft: TimeInterval? = 0.012
+    private(set) var hasTicked = false
+    func tick() { hasTicked = true }
+    func start() { hasTicked = false }
+    func stop() { hasTicked = false }
+    func timeUntilDeadline() -> TimeInterval? { hasTicked ? timeLeft : nil }
+    var frameDuration: TimeInterval? { nil }
+    var startsTicking: Bool { true }
+  }
+
+  /// A display link just started again has not ticked: the clock reads its "no frame yet" as a passed deadline (so
+  /// that a pass waits for the first tick), which says nothing about the main thread running late.
+  func testARestartedLinkThatHasNotTickedIsNotTightFrames() {
+    MainActor.assumeIsolated {
+      let source = TickingSource()
+      let clock = FrameClock(source: source)
+      clock.start()
+      source.tick()
+      XCTAssertFalse(clock.framesAreTight(now: 1_000_000), "12 ms left: time to spare")
+      clock.stop()  // the queue drained
+      clock.start()  // a task came: the link starts again, its first tick under a frame away
+      XCTAssertFalse(
+        clock.framesAreTight(now: 30_000_000), "no frame read since the link started: nothing says frames are tight")
+    }
+  }
+
+  /// The same through a queue: during a scroll with 14 ms to spare in the frame, a row's task restarts the drained
+  /// queue's display link; the tracking pass before the link's first tick must not report tight frames (it did, and
+  /// switched the pacing on for 0.1 s with nothing measured). Once the link has ticked, the same pass reads 14 ms.
+  func testATrackingPassBeforeTheRestartedLinkTicksDoesNotReportTightFrames() {
+    MainActor.assumeIsolated {
+      for ticks in [false, true] {
+        let (queue, driver, source) = PreparedReviewTests.queueOnALinkThatKnowsItsFrame()
+        defer { queue.invalidate() }
+        let pool = queue.core.preparationMade().line.pool
+        XCTAssertFalse(source.isRunning, "drained: the link stopped")
+        driver.advance(by: 0.2)
+        source.deadline = driver.now + 0.014
+        queue.addTask(key: "row", estimatedCost: 0.001) {}
+        XCTAssertTrue(source.isRunning)
+        if ticks { source.tick() }
+        driver.runTrackingPass()
+        XCTAssertFalse(pool.framesWereTightLately, ticks ? "14 ms left after the tick" : "before the link's first tick")
+      }
+    }
+  }
+
+  /// Judging the frames changes nothing the planner decides: a tracking pass with nothing to run (the clock kept
+  /// alive while prefetches are prepared) that sees a passed deadline does not start the stale timer early, so a
+  /// later pass still waits for the frame rather than judging the clock stopped and running a task unbounded (as
+  /// before the judgement existed, 2cb259b).
+  func testATrackingPassWithNothingToRunDoesNotChangeTheStaleClockDetection() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let source = ScriptedSource()
+      source.seconds = 0.012
+      var configuration = IdleQueue.Configuration.scrollingFeed()
+      configuration.scrolling = .fitToFrames(source: { source })
+      let queue = IdleQueue(driver: driver, configuration: configuration)
+      defer { queue.invalidate() }
+      let photo = Preparation { (name: String, _) in "image of \(name)" }
+      queue.prefetch(["p0", "p1", "p2", "p3"], with: photo)  // waiting: the clock stays alive while they are prepared
+      queue.addTask(key: "first", estimatedCost: 0.001) {}
+      driver.runPass()
+      XCTAssertEqual(queue.statistics.executed, 1)
+      driver.advance(by: 0.005)
+      source.seconds = -0.001  // the deadline passed: the link's callback is due
+      XCTAssertEqual(driver.runPreparations(maximum: 1), 1)  // a prefetch's result arrives: a pass comes
+      driver.runTrackingPass()  // nothing to run on this queue
+      driver.advance(by: 0.017)
+      var ran = false
+      queue.addTask(key: "second", estimatedCost: 0.001) { ran = true }
+      driver.runPass()
+      XCTAssertFalse(ran, "the planner first saw the deadline passed only now: the pass waits for the frame")
+    }
+  }
+
+  /// For moments no later than `now`, the rule is the one before 5440d43 (`now < tracked + linger`, `now -
+  /// visibleRowWaited < linger`) plus `now - framesWereTight < linger`; it ends at the earliest of the three ends.
+  func testPacingIsTheEarlierRulePlusTightFrames() {
+    let linger = PrefetchPacing.linger
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      let base = UInt64.random(in: 0...(1 << 50), using: &generator)
+      let t = base + UInt64.random(in: 0...300_000_000, using: &generator)
+      let v = base + UInt64.random(in: 0...300_000_000, using: &generator)
+      let f = base + UInt64.random(in: 0...300_000_000, using: &generator)
+      let now = max(t, v, f) + UInt64.random(in: 0...200_000_000, using: &generator)
+      var pacing = PrefetchPacing()
+      pacing.noteTracking(at: f, framesAreTight: true)
+      pacing.noteTracking(at: t, framesAreTight: false)
+      pacing.noteVisibleRowWaited(at: v)
+      let expected = now < t &+ linger && now &- v < linger && now &- f < linger
+      guard pacing.isPacing(at: now) == expected, pacing.endsAt == min(t, v, f) &+ linger else {
+        XCTFail("tracked \(t), row waited \(v), tight \(f), now \(now): paced \(pacing.isPacing(at: now))")
+        return
+      }
+    }
+  }
 }
