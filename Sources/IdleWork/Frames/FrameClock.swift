@@ -140,9 +140,7 @@ final class FrameClock {
   /// ``staleAfter(frameLength:)``), and before a display link just started has ticked: nothing then says the main
   /// thread runs late. It changes nothing that ``read(now:)`` decides: it keeps the frame it judged apart.
   func framesAreTight(now: UInt64) -> Bool {
-    guard isRunning, let seconds = source.timeUntilDeadline() else { return false }
-    Validation.require(Validation.timeUntilNextFrameFailure(seconds))
-    let left = Self.nanoseconds(seconds)
+    guard isRunning, let left = timeLeft() else { return false }
     guard left > 0 else {
       if awaitsFirstFrame { return false }
       guard let since = passedSince else { return true }
@@ -150,9 +148,8 @@ final class FrameClock {
     }
     let deadline = now &+ UInt64(left)
     var longest = UInt64(left)
-    for earlier in [judgedFrame, frames.last].compactMap({ $0 }) where Self.isSameFrame(earlier.deadline, deadline) {
-      longest = max(longest, earlier.longest)
-    }
+    if let judged = judgedFrame, Self.isSameFrame(judged.deadline, deadline) { longest = max(longest, judged.longest) }
+    if let noted = frames.last, Self.isSameFrame(noted.deadline, deadline) { longest = max(longest, noted.longest) }
     judgedFrame = (deadline, longest)
     return longest < Self.tightFrameSlack
   }
@@ -166,8 +163,8 @@ final class FrameClock {
     (a > b ? a - b : b - a) <= sameFrameTolerance
   }
 
-  /// The time left in nanoseconds, without judging it (for a slice's `timeRemaining`): `nil` with no frame
-  /// pending.
+  /// The time left in nanoseconds, without judging it (for a slice's `timeRemaining`, and
+  /// ``framesAreTight(now:)``): `nil` with no frame pending.
   func timeLeft() -> Int64? {
     guard let seconds = source.timeUntilDeadline() else { return nil }
     Validation.require(Validation.timeUntilNextFrameFailure(seconds))
