@@ -16,7 +16,8 @@ import Foundation
 ///
 /// Threads start when work comes and none is idle, wait on a condition (never polling), and end after
 /// ``idleTimeout`` without work and when no queue uses the pool any more. They run at the `userInitiated` QoS on
-/// every platform, as GCD's `userInitiated` work does (see ``startWorkerLocked()``).
+/// every platform, as GCD's `userInitiated` work does (see ``startWorkerLocked()``) — and a prefetch at `utility`,
+/// beneath the main thread and visible rows' renders, until a cell joins it (see ``WorkerPriority``).
 ///
 /// **Releasing on the main thread.** What a render captured (a view model, an image) may have to be freed on
 /// the main thread, and never while a lock is held (a deinit that waits for the main thread would block it).
@@ -39,6 +40,10 @@ final class WorkerPool: @unchecked Sendable {
 
   let condition = NSCondition()
   let byHand: Bool
+  /// How a worker lowers itself for a prefetch (see ``WorkerPriority``).
+  private let priority: WorkerPriority
+  /// Whether workers lower themselves for prefetches: until raising one back fails (on Linux without the right).
+  private var lowersPrefetches = true
   /// Where worker threads are started from (see ``startWorkerLocked()``).
   private let starter = DispatchQueue(label: "IdleWork worker starter", qos: .userInitiated)
   /// Renders not started, in submission order (entries dropped meanwhile are skipped and compacted away).
@@ -59,8 +64,16 @@ final class WorkerPool: @unchecked Sendable {
   /// References to drop on the main thread (see ``releaseOnMain(_:)``).
   private var releaseBin: [AnyObject] = []
 
-  init(byHand: Bool) {
+  init(byHand: Bool, priority: WorkerPriority = .platform) {
     self.byHand = byHand
+    self.priority = priority
+  }
+
+  /// Whether workers still lower themselves for prefetches, for tests. Takes the lock.
+  var lowersPrefetchesNow: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return lowersPrefetches
   }
 
   // MARK: Lines (lock held by the caller unless said otherwise)
@@ -154,8 +167,9 @@ final class WorkerPool: @unchecked Sendable {
   func runByHand(maximum: Int) -> Int {
     var count = 0
     var wakes: [@Sendable () -> Void] = []
+    var endsThread = false
     condition.lock()
-    while count < maximum, runOneLocked(wakes: &wakes) { count += 1 }
+    while count < maximum, runOneLocked(wakes: &wakes, endsThread: &endsThread) { count += 1 }
     condition.unlock()
     for wake in wakes { wake() }
     return count
@@ -192,17 +206,25 @@ final class WorkerPool: @unchecked Sendable {
   }
 
   /// A worker's life: run the most urgent render; wait on the condition when there is none; end after
-  /// ``idleTimeout`` without work, when no line is open, or when it finds nothing to do and the pool has more
-  /// threads than its limit.
+  /// ``idleTimeout`` without work, when no line is open, when it finds nothing to do and the pool has more
+  /// threads than its limit, or when it could not be raised back after a prefetch (another starts at the right
+  /// priority when work comes).
   private func work() {
     condition.lock()
     while !lines.isEmpty {
       var wakes: [@Sendable () -> Void] = []
-      if runOneLocked(wakes: &wakes) {
+      var endsThread = false
+      if runOneLocked(wakes: &wakes, endsThread: &endsThread) {
         if !wakes.isEmpty {
           condition.unlock()
           for wake in wakes { wake() }
           condition.lock()
+        }
+        if endsThread {
+          threads -= 1
+          if hasStartableWorkLocked { startWorkerLocked() }  // a thread at the right priority takes it
+          condition.unlock()
+          return
         }
         continue
       }
@@ -229,17 +251,21 @@ final class WorkerPool: @unchecked Sendable {
 
   /// Picks, runs (lock released meanwhile) and hands over one render; returns whether one ran. The line's
   /// wake-up, if this arrival is the first since the main thread last took them, goes to `wakes`, to be
-  /// called without the lock. Every reference this function takes to the render ends before it returns, with
-  /// the lock held: by then the render is in its line's arrivals or in the release bin, so the last reference
-  /// is never dropped here.
-  private func runOneLocked(wakes: inout [@Sendable () -> Void]) -> Bool {
+  /// called without the lock. A worker thread runs a prefetch lowered (``WorkerPriority``); if it could not be
+  /// raised back, `endsThread` is set and workers lower themselves no more. Every reference this function takes to
+  /// the render ends before it returns, with the lock held: by then the render is in its line's arrivals or in the
+  /// release bin, so the last reference is never dropped here.
+  private func runOneLocked(wakes: inout [@Sendable () -> Void], endsThread: inout Bool) -> Bool {
     guard let render = pickLocked() else { return false }
     let line = render.line
     line.running += 1
     line.peakRunning = max(line.peakRunning, line.running)
     let work = render.prepareLocked()
+    let lowering = !byHand && render.startedAsPrefetch && lowersPrefetches ? PrefetchLowering(priority) : nil
     condition.unlock()
-    var outcome: Result<any Sendable, any Error>? = run(render, work)
+    lowering?.lower()
+    var outcome: Result<any Sendable, any Error>? = run(render, work, lowering)
+    lowering?.raise()
     // Its size, measured here as the cache will count it (the app's `resultBytes`, off the lock), counts against the
     // cache's room until a pass takes it in: prefetches then know the bytes waiting, not only how many results wait.
     var bytes = 0
@@ -250,6 +276,10 @@ final class WorkerPool: @unchecked Sendable {
       bytes = Render.largestSize(of: value, by: sizings)
     }
     condition.lock()
+    if lowering?.raiseFailed == true {
+      lowersPrefetches = false
+      endsThread = true
+    }
     line.running -= 1
     if let index = line.runningRenders.firstIndex(where: { $0 === render }) { line.runningRenders.remove(at: index) }
     if render.startedAsPrefetch {
@@ -276,16 +306,20 @@ final class WorkerPool: @unchecked Sendable {
     return true
   }
 
-  /// Runs `render`'s work, telling it whether it is cancelled (see ``Render/isCancelledLocked``).
+  /// Runs `render`'s work, telling it whether it is cancelled (see ``Render/isCancelledLocked``); a poll that
+  /// finds a lowered prefetch joined by a visible request raises the worker back (``PrefetchLowering``).
   /// The work was read under the lock (a running render keeps it: it is released with the render, on the
   /// main thread); this copy is not the last reference.
   private func run(
-    _ render: Render, _ work: RenderWork?
+    _ render: Render, _ work: RenderWork?, _ lowering: PrefetchLowering?
   ) -> Result<any Sendable, any Error> {
     let isCancelled: @Sendable () -> Bool = { [self] in
       condition.lock()
-      defer { condition.unlock() }
-      return render.isCancelledLocked()
+      let cancelled = render.isCancelledLocked()
+      let joined = lowering != nil && render.urgent > 0
+      condition.unlock()
+      if joined { lowering?.raise() }
+      return cancelled
     }
     let context = RenderContext(
       isCancelled: isCancelled, cancellation: render.cancellation, isPrefetch: render.startedAsPrefetch)

@@ -1,0 +1,117 @@
+import Foundation
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#endif
+
+/// How a worker thread runs a prefetch beneath visible rows' renders: it lowers itself to the `utility` QoS for the
+/// prefetch and raises itself back to where it was (`userInitiated`) when the prefetch ends — or as soon as a cell
+/// joins it (``WorkerPool``, at the next `isCancelled()` poll). An `async` prefetch's task already runs at
+/// `.utility` (``AsyncWork``); this gives a synchronous one the same rank.
+///
+/// A prefetch is speculative: the row may never appear. At `userInitiated` it takes a core from the main thread's
+/// frames and from the visible rows' renders as readily as they do; at `utility` it takes what they leave (on
+/// Apple's platforms the scheduler ranks it so; on Linux, libdispatch's niceness for `utility`, 2, against −2). In
+/// FeedDemo (`heavy` and `photos` at 120 Hz, 2 cores), it took the frames dropped with prefetching from about twice
+/// those without to fewer (see the *Preparing off the main thread* article).
+///
+/// Both closures act on the calling thread. A pool made with others (tests) can make raising fail.
+struct WorkerPriority: Sendable {
+  /// Lowers the calling thread for a prefetch; returns where it was, to raise it back to, or `nil` when it did not
+  /// lower it (already as low, or the platform refused).
+  let lower: @Sendable () -> Int32?
+  /// Raises the calling thread back to a level ``lower`` returned; returns whether the platform allowed it (on
+  /// Linux, raising a thread's priority needs `CAP_SYS_NICE` or room under `RLIMIT_NICE`: a worker that cannot is
+  /// ended, and the pool lowers no thread again).
+  let raise: @Sendable (Int32) -> Bool
+
+  /// The platform's: `pthread_set_qos_class_self_np` on Apple's platforms, the thread's niceness on Linux.
+  static let platform = WorkerPriority(lower: lowerToUtility, raise: raiseBack)
+
+  /// A thread's level for its prefetches: the `utility` QoS class, or libdispatch's niceness for it on Linux.
+  #if canImport(Darwin)
+    static let prefetchLevel = Int32(bitPattern: QOS_CLASS_UTILITY.rawValue)
+  #else
+    static let prefetchLevel: Int32 = 2
+  #endif
+
+  /// The calling thread's level now: its QoS class's raw value on Apple's platforms (higher ranks first), its
+  /// niceness on Linux (lower ranks first).
+  static func currentLevel() -> Int32 {
+    #if canImport(Darwin)
+      return Int32(bitPattern: qos_class_self().rawValue)
+    #elseif canImport(Glibc)
+      return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+    #else
+      return 0
+    #endif
+  }
+
+  private static func lowerToUtility() -> Int32? {
+    let saved = currentLevel()
+    #if canImport(Darwin)
+      guard saved > prefetchLevel else { return nil }
+      return pthread_set_qos_class_self_np(QOS_CLASS_UTILITY, 0) == 0 ? saved : nil
+    #elseif canImport(Glibc)
+      // On Linux `setpriority(PRIO_PROCESS, 0, …)` sets the calling thread's niceness, not the process's.
+      guard saved < prefetchLevel else { return nil }
+      return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, prefetchLevel) == 0 ? saved : nil
+    #else
+      return nil
+    #endif
+  }
+
+  private static func raiseBack(to saved: Int32) -> Bool {
+    #if canImport(Darwin)
+      return pthread_set_qos_class_self_np(qos_class_t(rawValue: UInt32(bitPattern: saved)), 0) == 0
+    #elseif canImport(Glibc)
+      return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, saved) == 0
+    #else
+      return false
+    #endif
+  }
+}
+
+/// One prefetch's lowered worker, while it runs: lowered when it starts, raised back when it ends or when a cell
+/// joins it (``WorkerPool``), once.
+///
+/// `@unchecked Sendable`: `saved` and `raiseFailed` are read and written only on the worker thread that runs the
+/// render — ``lower()`` and ``raise()`` do nothing on another thread (an `isCancelled()` polled from a thread of the
+/// app's own is not the worker) — and read by the pool on that thread after the render ended.
+final class PrefetchLowering: @unchecked Sendable {
+  private let priority: WorkerPriority
+  /// The worker thread (its `pthread_t`'s bits).
+  private let thread = PrefetchLowering.currentThread
+  /// Where the thread was before it was lowered; `nil` when it is not lowered.
+  private var saved: Int32?
+  /// Whether the platform refused to raise the thread back.
+  private(set) var raiseFailed = false
+
+  /// Made on the worker thread that will run the render.
+  init(_ priority: WorkerPriority) {
+    self.priority = priority
+  }
+
+  /// Lowers the worker for the prefetch.
+  func lower() {
+    guard Self.currentThread == thread else { return }
+    saved = priority.lower()
+  }
+
+  /// Raises the worker back, if it is lowered.
+  func raise() {
+    guard Self.currentThread == thread, let level = saved else { return }
+    saved = nil
+    if !priority.raise(level) { raiseFailed = true }
+  }
+
+  private static var currentThread: UInt {
+    #if canImport(Darwin)
+      return UInt(bitPattern: pthread_self())
+    #else
+      return UInt(pthread_self())
+    #endif
+  }
+}
