@@ -3,11 +3,12 @@ import Foundation
 /// The threads' priorities as on iOS: the main thread (and the display link's vsync) at the `userInteractive`
 /// QoS, above every strategy's `userInitiated` workers; a plain thread — `busy`'s load — at the default QoS.
 ///
-/// On Linux a QoS is a niceness. libdispatch runs `userInteractive` work at nice −4, `userInitiated` at −2 and
-/// the default at 0 (`ps -L -o nice` during a run), and Foundation's `Thread.qualityOfService` changes nothing:
-/// a thread keeps its creator's. Left so, the main thread ran at nice 0 beneath `DispatchWorkItem`'s workers
-/// at −2, the reverse of iOS, and a strategy drawing on GCD took the cores from the frames (`heavy` at 120 Hz:
-/// the prefetching peers dropped 24–30 frames in d135e73's sweeps, 1–6 in 63d9522's, ranked as on iOS).
+/// On Linux a QoS is a niceness. libdispatch runs `userInitiated` and `userInteractive` work at nice −2, the
+/// default at 0 and `utility` at 2 (`getpriority` in a block on each global queue), and Foundation's
+/// `Thread.qualityOfService` changes nothing: a thread keeps its creator's. Left so, the main thread ran at nice 0
+/// beneath `DispatchWorkItem`'s workers at −2, the reverse of iOS, and a strategy drawing on GCD took the cores
+/// from the frames (`heavy` at 120 Hz: the prefetching peers dropped 24–30 frames in d135e73's sweeps, 1–6 in
+/// 63d9522's, ranked as on iOS).
 enum ThreadPriority {
   case userInteractive
   case standard

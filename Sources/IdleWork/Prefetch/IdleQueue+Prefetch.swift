@@ -78,7 +78,9 @@ extension IdleQueue {
   /// every call and every queue (within each queue's share of the workers), as UIKit hands the nearest rows first
   /// and the farther ones in later calls; then discardable tasks. A prefetch cancelled and asked for again takes
   /// its turn anew. They use every worker, except that during a scroll in which a visible row found no worker
-  /// free they leave one free, so that the next visible row starts at once and the main thread keeps a core.
+  /// free they leave one free, so that the next visible row starts at once and the main thread keeps a core. A
+  /// worker runs a prefetch at the `utility` QoS, beneath the main thread and visible rows' preparations, until a
+  /// row's task joins it (discardable tasks' preparations too).
   /// Content already kept in the cache, or prefetched already, is not prepared again (a prefetch asked again
   /// while pending keeps its place); a result kept already becomes the most recently used, the nearest row's
   /// last, so the cache keeps the rows about to appear over the rows scrolled past. The results go to the cache

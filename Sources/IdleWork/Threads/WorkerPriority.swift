@@ -13,9 +13,8 @@ import Foundation
 ///
 /// A prefetch is speculative: the row may never appear. At `userInitiated` it takes a core from the main thread's
 /// frames and from the visible rows' renders as readily as they do; at `utility` it takes what they leave (on
-/// Apple's platforms the scheduler ranks it so; on Linux, libdispatch's niceness for `utility`, 2, against −2). In
-/// FeedDemo (`heavy` and `photos` at 120 Hz, 2 cores), it took the frames dropped with prefetching from about twice
-/// those without to fewer (see the *Preparing off the main thread* article).
+/// Apple's platforms the scheduler ranks it so; on Linux, libdispatch's niceness for `utility`, 2, against −2). What
+/// it changed in FeedDemo: the *Preparing off the main thread* article, "Beneath visible work".
 ///
 /// Both closures act on the calling thread. A pool made with others (tests) can make raising fail.
 struct WorkerPriority: Sendable {
