@@ -79,8 +79,8 @@ extension IdleQueue {
   /// and the farther ones in later calls; then discardable tasks. A prefetch cancelled and asked for again takes
   /// its turn anew. They use every worker, except that during a scroll in which a visible row found no worker
   /// free they leave one free, so that the next visible row starts at once and the main thread keeps a core. A
-  /// worker runs a prefetch at the `utility` QoS, beneath the main thread and visible rows' preparations, until a
-  /// row's task joins it (discardable tasks' preparations too).
+  /// worker runs a prefetch (and a discardable task's preparation) at the `utility` QoS, beneath the main thread and
+  /// visible rows' preparations, until a visible row's task joins it and it next polls `isCancelled()`.
   /// Content already kept in the cache, or prefetched already, is not prepared again (a prefetch asked again
   /// while pending keeps its place); a result kept already becomes the most recently used, the nearest row's
   /// last, so the cache keeps the rows about to appear over the rows scrolled past. The results go to the cache

@@ -16,8 +16,9 @@ import Foundation
 ///
 /// Threads start when work comes and none is idle, wait on a condition (never polling), and end after
 /// ``idleTimeout`` without work and when no queue uses the pool any more. They run at the `userInitiated` QoS on
-/// every platform, as GCD's `userInitiated` work does (see ``startWorkerLocked()``) — and a prefetch at `utility`,
-/// beneath the main thread and visible rows' renders, until a cell joins it (see ``WorkerPriority``).
+/// every platform, as GCD's `userInitiated` work does (see ``startWorkerLocked()``) — and a prefetch (or a discardable
+/// task's render) at `utility`, beneath the main thread and visible rows' renders, until a visible row's task joins
+/// it and it next polls `isCancelled()` (see ``WorkerPriority``).
 ///
 /// **Releasing on the main thread.** What a render captured (a view model, an image) may have to be freed on
 /// the main thread, and never while a lock is held (a deinit that waits for the main thread would block it).
@@ -207,8 +208,7 @@ final class WorkerPool: @unchecked Sendable {
 
   /// A worker's life: run the most urgent render; wait on the condition when there is none; end after
   /// ``idleTimeout`` without work, when no line is open, when it finds nothing to do and the pool has more
-  /// threads than its limit, or when it could not be raised back after a prefetch (another starts at the right
-  /// priority when work comes).
+  /// threads than its limit, or when it could not be raised back after a prefetch (another starts if work waits).
   private func work() {
     condition.lock()
     while !lines.isEmpty {
@@ -222,7 +222,7 @@ final class WorkerPool: @unchecked Sendable {
         }
         if endsThread {
           threads -= 1
-          if hasStartableWorkLocked { startWorkerLocked() }  // a thread at the right priority takes it
+          if hasStartableWorkLocked { startWorkerLocked() }  // another thread takes what waits
           condition.unlock()
           return
         }

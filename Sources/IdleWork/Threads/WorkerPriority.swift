@@ -7,9 +7,10 @@ import Foundation
 #endif
 
 /// How a worker thread runs a prefetch beneath visible rows' renders: it lowers itself to the `utility` QoS for the
-/// prefetch and raises itself back to where it was (`userInitiated`) when the prefetch ends — or as soon as a cell
-/// joins it (``WorkerPool``, at the next `isCancelled()` poll). An `async` prefetch's task already runs at
-/// `.utility` (``AsyncWork``); this gives a synchronous one the same rank.
+/// prefetch and raises itself back to where it was (`userInitiated`) when the prefetch ends — or, once a visible
+/// row's task joins it, at the prefetch's next `isCancelled()` poll on the worker (``WorkerPool``; work that does not
+/// poll runs on lowered). An `async` prefetch's task runs at `.utility` (``AsyncWork``), and keeps it; this gives a
+/// synchronous one the same rank.
 ///
 /// A prefetch is speculative: the row may never appear. At `userInitiated` it takes a core from the main thread's
 /// frames and from the visible rows' renders as readily as they do; at `utility` it takes what they leave (on
@@ -21,9 +22,9 @@ struct WorkerPriority: Sendable {
   /// Lowers the calling thread for a prefetch; returns where it was, to raise it back to, or `nil` when it did not
   /// lower it (already as low, or the platform refused).
   let lower: @Sendable () -> Int32?
-  /// Raises the calling thread back to a level ``lower`` returned; returns whether the platform allowed it (on
-  /// Linux, raising a thread's priority needs `CAP_SYS_NICE` or room under `RLIMIT_NICE`: a worker that cannot is
-  /// ended, and the pool lowers no thread again).
+  /// Raises the calling thread back to a level ``lower`` returned; returns whether the platform allowed it. (On
+  /// Linux, raising a thread's priority needs `CAP_SYS_NICE` or room under `RLIMIT_NICE`, and ``platform`` lowers a
+  /// thread only after it tried a raise; should one still fail, the pool ends that worker and lowers none again.)
   let raise: @Sendable (Int32) -> Bool
 
   /// The platform's: `pthread_set_qos_class_self_np` on Apple's platforms, the thread's niceness on Linux.
@@ -54,9 +55,16 @@ struct WorkerPriority: Sendable {
       guard saved > prefetchLevel else { return nil }
       return pthread_set_qos_class_self_np(QOS_CLASS_UTILITY, 0) == 0 ? saved : nil
     #elseif canImport(Glibc)
-      // On Linux `setpriority(PRIO_PROCESS, 0, …)` sets the calling thread's niceness, not the process's.
-      guard saved < prefetchLevel else { return nil }
-      return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, prefetchLevel) == 0 ? saved : nil
+      // On Linux `setpriority(PRIO_PROCESS, 0, …)` sets the calling thread's niceness, not the process's. Lowering
+      // is always allowed; raising needs `CAP_SYS_NICE` or room under `RLIMIT_NICE`: a thread is lowered only if it
+      // may be raised one step above where it is (then back, allowed), so that it can come back from `utility`.
+      let which = __priority_which_t(PRIO_PROCESS.rawValue)
+      guard saved < prefetchLevel, setpriority(which, 0, saved - 1) == 0 else { return nil }
+      guard setpriority(which, 0, prefetchLevel) == 0 else {
+        _ = setpriority(which, 0, saved)  // back from the step above
+        return nil
+      }
+      return saved
     #else
       return nil
     #endif
@@ -106,11 +114,8 @@ final class PrefetchLowering: @unchecked Sendable {
     if !priority.raise(level) { raiseFailed = true }
   }
 
+  /// The calling thread's `pthread_t`, as bits (an integer or a pointer by platform, pointer-sized on each).
   private static var currentThread: UInt {
-    #if canImport(Darwin)
-      return UInt(bitPattern: pthread_self())
-    #else
-      return UInt(pthread_self())
-    #endif
+    withUnsafeBytes(of: pthread_self()) { $0.load(as: UInt.self) }
   }
 }

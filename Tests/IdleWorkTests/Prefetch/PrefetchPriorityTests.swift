@@ -56,9 +56,23 @@ final class PrefetchPriorityTests: XCTestCase {
     #endif
   }
 
+  /// Whether this process may raise a thread's priority (on Linux: `CAP_SYS_NICE`, or room under `RLIMIT_NICE`),
+  /// tried on the calling thread one step above where it is, then back.
+  private static func mayRaiseAThread() -> Bool {
+    #if canImport(Glibc)
+      let which = __priority_which_t(PRIO_PROCESS.rawValue)
+      let level = getpriority(which, 0)
+      guard setpriority(which, 0, level - 1) == 0 else { return false }
+      _ = setpriority(which, 0, level)
+    #endif
+    return true
+  }
+
   /// With the platform's priorities: the prefetch ran at the `utility` level, below the visible row's render that the
-  /// same pool ran after it (on Linux, niceness 2 against the workers' −2, or 0 where raising back is not allowed).
-  func testASynchronousPrefetchRunsBelowAVisibleRowsRender() {
+  /// same pool ran after it (on Linux, niceness 2 against the workers' −2). Skipped where the process may not raise a
+  /// thread back (Linux without `CAP_SYS_NICE`): the pool lowers no worker there.
+  func testASynchronousPrefetchRunsBelowAVisibleRowsRender() throws {
+    try XCTSkipUnless(Self.mayRaiseAThread(), "this process may not raise a thread's priority: nothing is lowered")
     let pool = WorkerPool(byHand: false)
     let done = DispatchSemaphore(value: 0)
     let line = RenderLine(pool: pool, limit: 1, wake: { done.signal() }, checkCells: { _ in })
@@ -76,6 +90,34 @@ final class PrefetchPriorityTests: XCTestCase {
       "the prefetch (\(prefetchLevel.value)) did not rank below the visible row (\(visibleLevel.value))")
     let closed = line.close()
     withExtendedLifetime(closed) {}
+  }
+
+  /// The platform's priority, on a thread of its own: lowered to the `utility` level and raised back to where it was
+  /// where the process may raise a thread; left where it was where it may not (Linux without `CAP_SYS_NICE`: a thread
+  /// lowered there could never come back). CI runs the first case; `capsh --drop=cap_sys_nice` the second.
+  func testThePlatformLowersOnlyAThreadItCanRaiseBack() {
+    let mayRaise = LockedBox(false)
+    let levels = LockedBox<[Int32?]>([])
+    let finished = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      mayRaise.value = Self.mayRaiseAThread()
+      let before = WorkerPriority.currentLevel()
+      let saved = WorkerPriority.platform.lower()
+      let lowered = WorkerPriority.currentLevel()
+      let raised = saved.map { WorkerPriority.platform.raise($0) }
+      levels.value = [before, saved, lowered, raised.map { $0 ? WorkerPriority.currentLevel() : -100 }]
+      finished.signal()
+    }
+    XCTAssertEqual(finished.wait(timeout: .now() + 10), .success)
+    let (before, saved, lowered, after) = (levels.value[0], levels.value[1], levels.value[2], levels.value[3])
+    if mayRaise.value {
+      XCTAssertEqual(saved, before)
+      XCTAssertEqual(lowered, WorkerPriority.prefetchLevel)
+      XCTAssertEqual(after, before, "not raised back to where it was")
+    } else {
+      XCTAssertNil(saved, "lowered a thread it cannot raise back")
+      XCTAssertEqual(lowered, before)
+    }
   }
 
   /// The pool lowers the worker before a prefetch's work and raises it back after; a visible row's render runs
@@ -147,6 +189,35 @@ final class PrefetchPriorityTests: XCTestCase {
       polled.wait()
     }
     XCTAssertEqual(log, ["lower", "polled before", "polled elsewhere", "raise 7"])
+  }
+
+  /// Raising back fails while a visible row's render waits for the pool's only worker: the lowered worker ends, and
+  /// another thread starts and runs the waiting render.
+  func testWorkWaitingWhenALoweredWorkerEndsStillRuns() {
+    let log = TextLog()
+    let pool = WorkerPool(byHand: false, priority: Self.loggingPriority(log, raiseFails: true))
+    let line = RenderLine(pool: pool, limit: 1, wake: {}, checkCells: { _ in })
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let visibleRan = DispatchSemaphore(value: 0)
+    line.submit(
+      Self.render(line, prefetch: true) { _ in
+        started.signal()
+        release.wait()
+        return 0
+      })
+    XCTAssertEqual(started.wait(timeout: .now() + 10), .success)
+    line.submit(
+      Self.render(line, prefetch: false) { _ in
+        visibleRan.signal()
+        return 1
+      })  // the pool's only thread is busy: it waits
+    release.signal()
+    XCTAssertEqual(
+      visibleRan.wait(timeout: .now() + 10), .success, "the visible row's render was stranded when the worker ended")
+    XCTAssertEqual(log.entries, ["lower", "raise 7"])
+    let closed = line.close()
+    withExtendedLifetime(closed) {}
   }
 
   /// Raising back fails (Linux without `CAP_SYS_NICE`): the lowered worker ends after its render, the pool lowers
