@@ -81,8 +81,8 @@ struct WorkerPriority: Sendable {
   }
 }
 
-/// One prefetch's lowered worker, while it runs: lowered when it starts, raised back when it ends or when a cell
-/// joins it (``WorkerPool``), once.
+/// One prefetch's lowered worker, while it runs: lowered when it starts, raised back once — when it ends, or at its
+/// first `isCancelled()` poll on the worker after a visible row's task joined it (``WorkerPool``).
 ///
 /// `@unchecked Sendable`: `saved` and `raiseFailed` are read and written only on the worker thread that runs the
 /// render — ``lower()`` and ``raise()`` do nothing on another thread (an `isCancelled()` polled from a thread of the
