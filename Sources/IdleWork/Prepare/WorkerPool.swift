@@ -211,21 +211,16 @@ final class WorkerPool: @unchecked Sendable {
   /// threads than its limit, or when it could not be raised back after a prefetch (another starts if work waits).
   private func work() {
     condition.lock()
+    var endsThread = false
     while !lines.isEmpty {
       var wakes: [@Sendable () -> Void] = []
-      var endsThread = false
       if runOneLocked(wakes: &wakes, endsThread: &endsThread) {
         if !wakes.isEmpty {
           condition.unlock()
           for wake in wakes { wake() }
           condition.lock()
         }
-        if endsThread {
-          threads -= 1
-          if hasStartableWorkLocked { startWorkerLocked() }  // another thread takes what waits
-          condition.unlock()
-          return
-        }
+        if endsThread { break }
         continue
       }
       // More threads than the limit (a queue with more workers ended): one with nothing to do ends. Never one
@@ -246,6 +241,7 @@ final class WorkerPool: @unchecked Sendable {
       }
     }
     threads -= 1
+    if endsThread, hasStartableWorkLocked { startWorkerLocked() }  // another thread takes what waits
     condition.unlock()
   }
 

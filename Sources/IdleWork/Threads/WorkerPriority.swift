@@ -85,8 +85,9 @@ struct WorkerPriority: Sendable {
 /// first `isCancelled()` poll on the worker after a visible row's task joined it (``WorkerPool``).
 ///
 /// `@unchecked Sendable`: `saved` and `raiseFailed` are read and written only on the worker thread that runs the
-/// render — ``lower()`` and ``raise()`` do nothing on another thread (an `isCancelled()` polled from a thread of the
-/// app's own is not the worker) — and read by the pool on that thread after the render ended.
+/// render — the pool calls ``lower()`` there, and ``raise()`` does nothing on another thread (an `isCancelled()`
+/// polled from a thread of the app's own is not the worker) — and read by the pool on that thread after the render
+/// ended.
 final class PrefetchLowering: @unchecked Sendable {
   private let priority: WorkerPriority
   /// The worker thread (its `pthread_t`'s bits).
@@ -101,9 +102,8 @@ final class PrefetchLowering: @unchecked Sendable {
     self.priority = priority
   }
 
-  /// Lowers the worker for the prefetch.
+  /// Lowers the worker for the prefetch. Called by the pool on the worker thread, before the render runs.
   func lower() {
-    guard Self.currentThread == thread else { return }
     saved = priority.lower()
   }
 
