@@ -3,6 +3,14 @@ import Foundation
 @testable import IdleWork
 @testable import IdleWorkTesting
 
+/// The size of a long run (soak, fuzz, model check, stress): `full` when `IDLEWORK_FULL_TESTS=1` (CI sets it),
+/// else `quick`, so that a plain `swift test` takes well under a minute; `variable`, when set, overrides both.
+func testScale(_ variable: String, full: Int, quick: Int) -> Int {
+  let environment = ProcessInfo.processInfo.environment
+  if let text = environment[variable], let value = Int(text) { return value }
+  return environment["IDLEWORK_FULL_TESTS"] == "1" ? full : quick
+}
+
 /// A cell as a table view would reuse it. IdleWork needs nothing from it: any class will do.
 final class FakeCell {}
 

@@ -28,9 +28,8 @@ extension IdleQueue {
     /// Prepared tasks (``IdleQueue/addTask(key:content:discardable:estimatedCost:resultBytes:prepare:apply:)``)
     /// whose `prepare` threw: their `apply` never ran.
     public internal(set) var failed = 0
-    /// Of ``skippedAsStale``, the prepared tasks whose result had arrived: their cell was configured again
-    /// or released while the result was prepared, or between its arrival and its turn. The others were
-    /// dropped before their result came (most before their preparation started, costing no work).
+    /// Of ``skippedAsStale``, the prepared tasks whose preparation had finished when their cell was configured
+    /// again or released. The others were dropped before it finished (most before it started, costing no work).
     public internal(set) var staleAfterPrepare = 0
     /// Preparations that finished but whose result no task applied (every task waiting for it had left:
     /// stale, evicted or cancelled): work done off the main thread for nothing. A prefetched result counts once

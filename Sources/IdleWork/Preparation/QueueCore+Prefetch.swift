@@ -23,16 +23,39 @@ extension QueueCore {
     // results of the farther rows prefetched next evicted the nearer rows' in FeedDemo's `dense` and `flingBack`,
     // which showed them blank when the scroll turned back.)
     for item in items.reversed() { preparation.cache.touch(item.key) }
+    // Past the queue's length the farthest rows of this call go (UIKit hands them nearest first), then the rows
+    // of older calls (see ``evictPrefetchesOverCapacity(_:)``).
+    var room = max(0, list.capacity)
+    preparation.prefetchCalls += 1
     for item in items {
       let key = item.key
-      // Kept already, or pending (asked again: it keeps its place, the earlier one).
-      if preparation.cache.contains(key) || preparation.prefetches[key] != nil { continue }
+      if preparation.cache.contains(key) { continue }
+      if let pending = preparation.prefetches[key] {
+        // Asked again: it keeps its place in the pool's order, and joins this call for the length.
+        guard room > 0 else {
+          if endPrefetch(of: pending.render, key: key, preparation) {
+            preparation.prefetchCounts.executed += 1
+          } else {
+            preparation.prefetchCounts.evicted += 1
+          }
+          continue
+        }
+        room -= 1
+        recordPrefetch(pending.render, key: key, preparation)
+        continue
+      }
+      preparation.prefetchCounts.added += 1
+      guard room > 0 else {
+        preparation.prefetchCounts.evicted += 1
+        continue
+      }
+      room -= 1
       let distance = Self.nextPrefetchDistance()
       let render: Render
       if let shared = preparation.inFlight[key], preparation.line.isJoinable(shared) {
         // Being prepared for a task already: the prefetch keeps it wanted while that task's cell is off screen.
         render = shared
-        render.adoptResultBytes(sizing)
+        render.adoptResultBytes(sizing, for: nil)
         preparation.line.setDistance(render, distance)
         render.isPrefetched = true
         preparation.line.adjust(render, live: 1, wanted: 1)
@@ -45,13 +68,17 @@ extension QueueCore {
         preparation.line.submit(render)
       }
       render.wasPrefetched = true
-      preparation.nextPrefetchSerial += 1
-      preparation.prefetches[key] = (render, preparation.nextPrefetchSerial)
-      preparation.prefetchOrder.append((key, preparation.nextPrefetchSerial))
-      compactPrefetchOrder(preparation)
-      preparation.prefetchCounts.added += 1
-      evictPrefetchesOverCapacity(preparation)
+      recordPrefetch(render, key: key, preparation)
     }
+    compactPrefetchOrder(preparation)
+    evictPrefetchesOverCapacity(preparation)
+  }
+
+  /// Records `render` as the pending prefetch of `key`, in this call (``QueuePreparation/prefetchCalls``).
+  private func recordPrefetch(_ render: Render, key: PreparedContent, _ preparation: QueuePreparation) {
+    preparation.nextPrefetchSerial += 1
+    preparation.prefetches[key] = (render, preparation.nextPrefetchSerial)
+    preparation.prefetchOrder.append((key, preparation.nextPrefetchSerial, preparation.prefetchCalls))
   }
 
   /// The prefetches asked for so far, in every queue: each prefetch's place in the pool's order. UIKit hands rows
@@ -66,13 +93,17 @@ extension QueueCore {
   }
 
   /// What ``IdleQueue/cancelPrefetching(_:with:)`` does: each pending prefetch ends as cancelled; its render,
-  /// unless a task waits for it, is dropped if it has not started and told it is cancelled if it runs.
+  /// unless a task waits for it, is dropped if it has not started and told it is cancelled if it runs. One that
+  /// finished already ends as executed: its result is kept, whenever a pass takes it in.
   func cancelPrefetching(_ keys: [PreparedContent]) {
     guard let preparation else { return }
     for key in keys {
       guard let render = preparation.prefetches[key]?.render else { continue }
-      endPrefetch(of: render, key: key, preparation)
-      preparation.prefetchCounts.cancelled += 1
+      if endPrefetch(of: render, key: key, preparation) {
+        preparation.prefetchCounts.executed += 1
+      } else {
+        preparation.prefetchCounts.cancelled += 1
+      }
     }
   }
 
@@ -97,8 +128,11 @@ extension QueueCore {
     cancelPrefetching(Array(preparation.prefetches.keys))
   }
 
-  /// Takes the prefetch's request out of its render.
-  private func endPrefetch(of render: Render, key: PreparedContent, _ preparation: QueuePreparation) {
+  /// Takes the prefetch's request out of its render; returns whether the render had finished (its result is kept
+  /// for later all the same).
+  @discardableResult
+  private func endPrefetch(of render: Render, key: PreparedContent, _ preparation: QueuePreparation) -> Bool {
+    let finished = preparation.line.hasFinished(render)
     preparation.prefetches[key] = nil
     render.isPrefetched = false
     preparation.line.forgetDistance(render)
@@ -108,18 +142,29 @@ extension QueueCore {
     {
       preparation.inFlight[key] = nil
     }
+    return finished
   }
 
-  /// More prefetches pending than the queue's maximum length: the oldest go, counted evicted (amortised O(1):
-  /// each key is passed over once).
+  /// More prefetches pending than the queue's maximum length: the oldest call's go first, the farthest of it first
+  /// (its rows were handed nearest first), counted evicted. Each call is passed over once, unless it is left
+  /// partly pending.
   private func evictPrefetchesOverCapacity(_ preparation: QueuePreparation) {
-    while preparation.prefetches.count > list.capacity, preparation.prefetchOrderHead < preparation.prefetchOrder.count
-    {
-      let entry = preparation.prefetchOrder[preparation.prefetchOrderHead]
-      preparation.prefetchOrderHead += 1
-      guard let pending = preparation.prefetches[entry.key], pending.serial == entry.serial else { continue }
-      endPrefetch(of: pending.render, key: entry.key, preparation)
-      preparation.prefetchCounts.evicted += 1
+    let capacity = max(0, list.capacity)
+    while preparation.prefetches.count > capacity, preparation.prefetchOrderHead < preparation.prefetchOrder.count {
+      let head = preparation.prefetchOrderHead
+      let call = preparation.prefetchOrder[head].call
+      var end = head
+      while end < preparation.prefetchOrder.count, preparation.prefetchOrder[end].call == call { end += 1 }
+      for index in (head..<end).reversed() where preparation.prefetches.count > capacity {
+        let entry = preparation.prefetchOrder[index]
+        guard let pending = preparation.prefetches[entry.key], pending.serial == entry.serial else { continue }
+        if endPrefetch(of: pending.render, key: entry.key, preparation) {
+          preparation.prefetchCounts.executed += 1
+        } else {
+          preparation.prefetchCounts.evicted += 1
+        }
+      }
+      if preparation.prefetches.count > capacity { preparation.prefetchOrderHead = end }
     }
   }
 

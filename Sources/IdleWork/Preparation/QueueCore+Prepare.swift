@@ -42,11 +42,8 @@ extension QueueCore {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
     guard !isInvalidated else { return IdleTaskHandle(queueNumber: 0, seq: 0) }
     let preparation = preparationMade()
-    // A result that finished but was not taken in yet goes to the cache first: a task for its content applies
-    // it at once rather than starting the work again.
-    if content != nil, preparation.line.hasArrivals { takeInPreparedResults() }
     // A result kept for this content applies at once: the row shows it in this very `cellForRowAt`.
-    if let content, let value = preparation.cache.value(for: content) {
+    if let value = cachedValue(for: content, preparation) {
       list.recordAddedAndExecuted()
       preparation.cacheHits += 1
       apply(record?.cell, value)
@@ -57,15 +54,16 @@ extension QueueCore {
     var isNew = false
     var isJoiningPrefetch = false
     if let content, let shared = preparation.inFlight[content], preparation.line.isJoinable(shared) {
+      // Waiting, running, or finished with its result on the way to a pass (a row reloaded meanwhile).
       render = shared
-      render.adoptResultBytes(resultBytes)
       isJoiningPrefetch = shared.isPrefetched
     } else {
-      render = Render(line: preparation.line, content: content, resultBytes: resultBytes, prepare: prepare)
+      render = Render(line: preparation.line, content: content, resultBytes: nil, prepare: prepare)
       isNew = true
       if let content { preparation.inFlight[content] = render }
     }
     let request = PreparedRequest(render: render, binding: binding, isDiscardable: discardable, apply: apply)
+    render.adoptResultBytes(resultBytes, for: request)
     render.requests.append(request)
     if isNew {
       // Not shared with a worker yet: its counts are set before the pool sees it.
@@ -87,6 +85,14 @@ extension QueueCore {
     return handle
   }
 
+  /// The result the cache keeps for `content`. Results that finished but were not taken in yet go to the cache
+  /// first, so that the row applies one at once. (Without a cache, the task joins such a result instead.)
+  private func cachedValue(for content: PreparedContent?, _ preparation: QueuePreparation) -> (any Sendable)? {
+    guard let content, preparation.cache.limit > 0 else { return nil }
+    if preparation.line.hasArrivals { takeInPreparedResults() }
+    return preparation.cache.value(for: content)
+  }
+
   /// Takes in the results that arrived: each live task gets its value — or leaves as stale, if its cell
   /// was configured again or released meanwhile, or as failed, if `prepare` threw — and a result is kept in
   /// the cache by its content.
@@ -102,7 +108,11 @@ extension QueueCore {
       switch outcome {
       case .success(let value):
         render.arrival = .value
-        render.keptForLater = render.wasPrefetched && !render.hasLiveRequests
+        // Kept for later with no task waiting: a prefetch's, or one whose row was just configured again (the task
+        // it adds next applies it from the cache); such a result counts wasted only if it leaves the cache unused.
+        render.keptForLater =
+          preparation.cache.limit > 0 && !render.hasLiveRequests
+          && (render.wasPrefetched || preparation.held.contains { $0 === render })
         if let content = render.content, preparation.cache.limit > 0 {
           preparation.cache.insert(
             value, bytes: render.resultBytes(of: value), for: content, prefetched: render.keptForLater)
@@ -219,6 +229,7 @@ extension QueueCore {
     // Out of its render's requests too: the two hold each other, and a render that never arrives (dropped
     // before it started, or running when the queue ended) is never settled, which would keep both alive.
     request.render.requests.removeAll { $0 === request }
+    request.render.forgetResultBytes(of: request)
     requestLeft(request, preparation)
     if let record = request.binding?.record, var requests = record.prepared {
       requests.removeAll { $0 === request }

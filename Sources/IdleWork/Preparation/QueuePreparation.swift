@@ -19,10 +19,12 @@ final class QueuePreparation {
   /// Whether a release of ``held`` is on its way to the main queue.
   var releaseOfHeldPending = false
   /// The pending prefetch of each content (one per content, with the number it was started under), and the
-  /// prefetches in the order they started (for the capacity; an entry whose prefetch ended, or was started again
-  /// under a newer number, is skipped).
+  /// prefetches in the order they were asked for, each with its call (for the capacity; an entry whose prefetch
+  /// ended, or was asked for again under a newer number, is skipped).
   var prefetches: [PreparedContent: (render: Render, serial: UInt64)] = [:]
-  var prefetchOrder: [(key: PreparedContent, serial: UInt64)] = []
+  var prefetchOrder: [(key: PreparedContent, serial: UInt64, call: UInt64)] = []
+  /// The `prefetch` calls so far.
+  var prefetchCalls: UInt64 = 0
   var prefetchOrderHead = 0
   var nextPrefetchSerial: UInt64 = 0
   /// How prefetches ended (see ``IdleQueue/Statistics-swift.struct/added``).

@@ -87,13 +87,13 @@ final class Render: @unchecked Sendable {
   var settled = false
   /// Its result's pin in the cache, held for its tasks (``ResultCache/pin(_:)``) until it is settled.
   var cachePin: ResultCache.Pin?
-  /// How each task that joined the render sizes its result for the cache, in order: the task's `resultBytes`,
-  /// or the default for its value's type (`ResultSize`); tasks without content bring nothing, their results
-  /// are never cached. Every one is kept, not only the first: a prefetch may start a render that a cell's
-  /// task with a larger size joins, and the result must not be cached at the prefetch's few bytes. Not main thread
-  /// only: appended there with the pool's lock held, read there without it (no other thread writes it) and by the
-  /// worker that made the result with it (``sizingsLocked``).
-  private var sizings: [@Sendable (any Sendable) -> Int] = []
+  /// How the tasks waiting for the render size its result for the cache: each task's `resultBytes`, or the default
+  /// for its value's type (`ResultSize`), with the task it came with (`nil`: a prefetch's, one per render); tasks
+  /// without content bring nothing, their results are never cached. A task's sizing leaves with the task, but the
+  /// last one stays, so that a result is never cached at no size. Written on the main thread with the pool's lock
+  /// held, read there without it (no other thread writes it) and by the worker that made the result
+  /// (``sizingsLocked``).
+  private var sizings: [(owner: ObjectIdentifier?, size: @Sendable (any Sendable) -> Int)] = []
 
   /// Whether a request has not left, as the main thread sees it.
   @MainActor var hasLiveRequests: Bool { requests.contains { $0.isLive } }
@@ -116,19 +116,31 @@ final class Render: @unchecked Sendable {
     return false
   }
 
-  /// A task joining the render brings its way of sizing the result for the cache.
-  @MainActor func adoptResultBytes(_ resultBytes: (@Sendable (any Sendable) -> Int)?) {
+  /// A task (`owner`) or a prefetch (`nil`) joining the render brings its way of sizing the result for the cache.
+  @MainActor func adoptResultBytes(_ resultBytes: (@Sendable (any Sendable) -> Int)?, for owner: AnyObject?) {
     guard let resultBytes else { return }
+    let owner = owner.map(ObjectIdentifier.init)
     line.pool.condition.lock()
     defer { line.pool.condition.unlock() }
-    sizings.append(resultBytes)
+    if owner == nil, sizings.contains(where: { $0.owner == nil }) { return }
+    sizings.append((owner, resultBytes))
+  }
+
+  /// The task `owner` left: its sizing goes, unless it is the last.
+  @MainActor func forgetResultBytes(of owner: AnyObject) {
+    line.pool.condition.lock()
+    defer { line.pool.condition.unlock() }
+    guard sizings.count > 1, let index = sizings.firstIndex(where: { $0.owner == ObjectIdentifier(owner) }) else {
+      return
+    }
+    sizings.remove(at: index)
   }
 
   /// The size in bytes the cache counts for `value`, the render's result: the largest that a joined task
   /// reports — overcounting a result only makes the cache keep less, while undercounting lets it grow past its
   /// limit.
   @MainActor func resultBytes(of value: any Sendable) -> Int {
-    Self.largestSize(of: value, by: sizings)
+    Self.largestSize(of: value, by: sizings.map(\.size))
   }
 
   /// The largest size `sizings` give `value` (0 for none, or only negative ones): how the cache counts a result,
@@ -144,12 +156,12 @@ final class Render: @unchecked Sendable {
     self.line = line
     self.content = content
     self.work = prepare
-    if let resultBytes { sizings.append(resultBytes) }
+    if let resultBytes { sizings.append((nil, resultBytes)) }
   }
 
   /// The sizings of the tasks joined so far, for the worker that made the result to measure it as the cache will
   /// (``RenderLine/arrivedBytes``), outside the lock: the render holds them, so the copy never frees one. Lock held.
-  var sizingsLocked: [@Sendable (any Sendable) -> Int] { sizings }
+  var sizingsLocked: [@Sendable (any Sendable) -> Int] { sizings.map(\.size) }
 
   /// The work, for the worker that starts the render. Lock held.
   func prepareLocked() -> RenderWork? { work }

@@ -129,12 +129,17 @@ final class RenderLine: @unchecked Sendable {
     return render.phase == .finished
   }
 
-  /// Whether a request may still join the render: it has not finished or been dropped, and some request
-  /// still wants it (one that lost all its requests may have been told it is cancelled).
+  /// Whether a request may still join the render: it waits or runs and some request still wants it (one that
+  /// lost all its requests may have been told it is cancelled), or it finished and its outcome waits for a pass
+  /// (a row reloaded meanwhile then applies it, rather than preparing it again).
   func isJoinable(_ render: Render) -> Bool {
     pool.condition.lock()
     defer { pool.condition.unlock() }
-    return (render.phase == .waiting || render.phase == .running) && render.live > 0
+    switch render.phase {
+    case .waiting, .running: return render.live > 0
+    case .finished: return render.outcome != nil
+    case .dropped: return false
+    }
   }
 
   /// A render's cells were checked on the main thread: the next poll may ask again.

@@ -13,13 +13,13 @@ import XCTest
 /// test would say little about running each task exactly once. With no eviction, every task has exactly one
 /// of two fates, which the test checks per task. (Eviction under a flood is covered by `FaultTests`.)
 ///
-/// `IDLEWORK_STRESS_TASKS_PER_THREAD` overrides the 12,500 tasks per thread.
+/// `IDLEWORK_STRESS_TASKS_PER_THREAD` overrides the 12,500 tasks per thread (`IDLEWORK_FULL_TESTS=1`; else 3,000).
 final class ConcurrencyStressTests: XCTestCase {
   func testEightThreadsAddWhileTheMainThreadDrainsAndCancelsByKey() {
     MainActor.assumeIsolated {
       let threadCount = 8
       let perThread =
-        ProcessInfo.processInfo.environment["IDLEWORK_STRESS_TASKS_PER_THREAD"].flatMap { Int($0) } ?? 12_500
+        testScale("IDLEWORK_STRESS_TASKS_PER_THREAD", full: 12_500, quick: 3_000)
       let total = threadCount * perThread
       var configuration = IdleQueue.Configuration()
       configuration.maximumQueueLength = Int.max

@@ -18,7 +18,7 @@ import XCTest
 ///   idle passes at each frame's start empty the queue (at 120 Hz: a task longer than the frame must not
 ///   wait for the frames of an earlier, slower rate).
 ///
-/// `IDLEWORK_FUZZ_SEED=<n>` replays one sequence; `IDLEWORK_FUZZ_SEQUENCES=<n>` changes the count (10,000).
+/// `IDLEWORK_FUZZ_SEED=<n>` replays one sequence; `IDLEWORK_FUZZ_SEQUENCES=<n>` changes the count (10,000 with `IDLEWORK_FULL_TESTS=1`, else 2,000).
 final class DeadlineFuzzTests: XCTestCase {
   func testRandomSequencesNeitherSpinNorStarveNorLeak() {
     MainActor.assumeIsolated {
@@ -27,7 +27,7 @@ final class DeadlineFuzzTests: XCTestCase {
         if let failure = FuzzSequence(seed: seed, trace: true).run() { XCTFail(failure) }
         return
       }
-      let count = environment["IDLEWORK_FUZZ_SEQUENCES"].flatMap { Int($0) } ?? 10_000
+      let count = testScale("IDLEWORK_FUZZ_SEQUENCES", full: 10_000, quick: 2_000)
       var checked = 0
       var totals = IdleQueue.Statistics()
       for index in 0..<count {

@@ -11,7 +11,7 @@ import XCTest
 ///
 /// Environment:
 /// - `IDLEWORK_SEED=<n>` replays the one sequence with seed `n`, printing every operation.
-/// - `IDLEWORK_MODEL_SEQUENCES=<n>` checks `n` sequences instead of 10,000.
+/// - `IDLEWORK_MODEL_SEQUENCES=<n>` checks `n` sequences instead of 10,000 (`IDLEWORK_FULL_TESTS=1`) or 2,000.
 /// - `IDLEWORK_MODEL_BASE_SEED=<n>` starts at seed `n` instead of the fixed default (explore new sequences).
 final class PolicyModelCheckTests: XCTestCase {
   static let defaultBaseSeed: UInt64 = 0x1D1E_0000
@@ -27,7 +27,7 @@ final class PolicyModelCheckTests: XCTestCase {
         }
         return
       }
-      let count = environment["IDLEWORK_MODEL_SEQUENCES"].flatMap { Int($0) } ?? Self.defaultSequenceCount
+      let count = testScale("IDLEWORK_MODEL_SEQUENCES", full: Self.defaultSequenceCount, quick: 2_000)
       let base = environment["IDLEWORK_MODEL_BASE_SEED"].flatMap { UInt64($0) } ?? Self.defaultBaseSeed
       let started = Date()
       var operations = 0

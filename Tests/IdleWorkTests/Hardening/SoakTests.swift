@@ -15,13 +15,14 @@ import XCTest
 /// about 4 MB. The test allows 4 MB. Under AddressSanitizer the bound is not asserted (its quarantine keeps
 /// freed blocks resident on purpose; LeakSanitizer checks leaks at exit there); the probes still are.
 ///
-/// `IDLEWORK_SOAK_TASKS` overrides the 1,000,000 tasks (the memory bound holds for any count).
+/// 1,000,000 tasks with `IDLEWORK_FULL_TESTS=1`, else 100,000; `IDLEWORK_SOAK_TASKS` overrides both (the memory
+/// bound holds for any count).
 final class SoakTests: XCTestCase {
   static let allowedGrowth = 4 * 1_048_576
 
   func testAMillionTasksThroughACapacity30QueueKeepMemoryFlatAndReleaseEverything() {
     MainActor.assumeIsolated {
-      let total = ProcessInfo.processInfo.environment["IDLEWORK_SOAK_TASKS"].flatMap { Int($0) } ?? 1_000_000
+      let total = testScale("IDLEWORK_SOAK_TASKS", full: 1_000_000, quick: 100_000)
       let capacity = 30
       let started = Date()
       let driver = ManualPassDriver()

@@ -289,7 +289,7 @@ final class PrefetchTests: XCTestCase {
   }
 
   /// A prefetch never evicts a visible row's task, however many come: they are not tasks; past the queue's
-  /// length the oldest prefetches go.
+  /// length the farthest prefetches of the call go (UIKit hands rows nearest first).
   func testPrefetchesNeverEvictVisibleRowsWork() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.prefetchingQueue(maximumQueueLength: 2)
@@ -305,7 +305,7 @@ final class PrefetchTests: XCTestCase {
       driver.drain()
       XCTAssertEqual(cells.map(\.shown), [["image of row 0"], ["image of row 1"]], "a visible row was evicted")
       XCTAssertEqual(Array(log.entries.prefix(2)), ["row 1", "row 0"], "visible rows first, the latest shown first")
-      XCTAssertEqual(Array(log.entries.dropFirst(2)), ["p8", "p9"], "the newest prefetches are kept")
+      XCTAssertEqual(Array(log.entries.dropFirst(2)), ["p0", "p1"], "the nearest prefetches are kept")
       let s = queue.statistics
       XCTAssertEqual([s.added, s.executed, s.evicted, s.pending], [12, 4, 8, 0])
       XCTAssertTrue(s.isBalanced, s.summary)
