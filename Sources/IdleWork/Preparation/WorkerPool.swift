@@ -322,66 +322,31 @@ final class WorkerPool: @unchecked Sendable {
     return Result { try work!(context) }
   }
 
-  /// Takes the most urgent startable render out of line, marking it running — among the lines below their bound:
-  /// the first render that only plain tasks want (no cell: they wait for nothing to scroll by, so the order they
-  /// were added in); else, of the renders wanted by a cell on screen, the one whose row appeared last
-  /// (``Render/visibleSince``); else the nearest prefetch.
-  ///
-  /// The row that appeared last stays on screen the longest. When the rows come faster than the workers draw them
-  /// — a fling — a worker that starts the row about to leave spends itself on a result that arrives after the row
-  /// has gone; started on the newest row, it draws one still there when its result arrives. (SDWebImage offers
-  /// the same order for its downloads, `SDWebImageDownloaderLIFOExecutionOrder`.) In FeedDemo's `heavy` profile,
-  /// 60 Hz, it took the blank time of IdleWork's background setup from 0.97 to 0.58 cell·s; when the workers keep
-  /// up, the order changes nothing.
+  /// Takes the render ``WorkerPick`` chooses out of line, marking it running, and notes what the choice passed over:
+  /// the lines whose prefetches wait for a pass to take results in, and whether the pacing held one back.
   private func pickLocked() -> Render? {
-    var chosen: Int?
-    var chosenIsUrgent = false
-    var nearest = Int.max
-    var latest: UInt64 = 0
     let paced = isPacingLocked
-    prefetchHeldBack = false
-    for index in waiting.indices {
-      let render = waiting[index]
-      guard render.phase == .waiting else { continue }  // dropped: compacted away later
-      guard render.wanted > 0, !render.line.isClosed, render.line.running < render.line.limit else { continue }
-      if render.urgent > 0 {
-        if render.cells == 0 {  // plain tasks' only: no row to leave the screen, the first in the order added
-          chosen = index
-          chosenIsUrgent = true
-          break
-        }
-        if !chosenIsUrgent || render.visibleSince > latest {
-          chosen = index
-          chosenIsUrgent = true
-          latest = render.visibleSince
-        }
-        continue
+    let candidates = waiting.map { render -> WorkerPick.Candidate in
+      let line = render.line
+      let isStartable = render.phase == .waiting && render.wanted > 0 && !line.isClosed && line.running < line.limit
+      guard isStartable, render.urgent == 0 else {
+        return WorkerPick.Candidate(
+          isStartable: isStartable, isVisible: true, hasCells: render.cells > 0, visibleSince: render.visibleSince)
       }
-      if chosenIsUrgent { continue }  // a visible row's render goes before every prefetch
-      // Prefetches, nearest first (in the order they were asked for), within their share of the pool's workers and
-      // of their queue's, and only while their results cannot take the result cache over its limit: a line with as
-      // many results waiting for it as its bound, and no room in its cache for more, starts no prefetch until it
-      // takes them in (``arrivalsTakenLocked(_:)``). With room (``RenderLine/resultsOnTheirWayFit``) prefetches go on
-      // while the main thread is busy — at a fling's start, when the rows come fastest (FeedDemo's `busy`).
-      guard render.line.arrivals.count < render.line.limit || render.line.resultsOnTheirWayFit else {
-        render.line.prefetchWaitsForTakeIn = true
-        continue
-      }
-      guard prefetchMayStart(on: render.line, paced: paced) else {
-        prefetchHeldBack = true
-        continue
-      }
-      if chosen == nil || render.distance < nearest {
-        chosen = index
-        nearest = render.distance
-      }
+      return WorkerPick.Candidate(
+        isStartable: true, isVisible: false, hasCells: render.cells > 0, distance: render.distance,
+        resultsFit: line.arrivals.count < line.limit || line.resultsOnTheirWayFit,
+        pacingAllows: prefetchMayStart(on: line, paced: paced))
     }
-    guard let chosen else { return nil }
+    let choice = WorkerPick.choose(candidates)
+    for index in choice.waitingForTakeIn { waiting[index].line.prefetchWaitsForTakeIn = true }
+    prefetchHeldBack = choice.heldBackByPacing
+    guard let chosen = choice.index else { return nil }
     let render = waiting.remove(at: chosen)
     render.phase = .running
     render.line.wantedWaiting -= 1
     render.line.runningRenders.append(render)
-    if !chosenIsUrgent {
+    if choice.isPrefetch {
       render.startedAsPrefetch = true
       prefetchesRunning += 1
       render.line.prefetchesRunning += 1

@@ -1,0 +1,82 @@
+/// Which waiting preparation a free worker takes next: the pure rule behind ``WorkerPool``'s pick, decided from
+/// values so that tests step every case without threads (as ``PassPlanner`` is for passes).
+///
+/// 1. Preparations a visible row or a plain task wants go first, in every queue: first one that only plain tasks
+///    want (no row to leave the screen: the order they were added in); else the row that appeared last. The row
+///    that appeared last stays on screen the longest: when rows come faster than workers draw them (a fling), a
+///    worker started on the row about to leave draws a result that arrives after the row has gone.
+///    (SDWebImage's `SDWebImageDownloaderLIFOExecutionOrder` is the same order.)
+/// 2. Then prefetches, nearest first (the order the caller gives, UIKit's by default) — each only while its
+///    queue's cache has room for the results on their way, and within the pacing's share of the workers
+///    (``PrefetchPacing``).
+/// 3. A preparation no request wants now (every requesting cell off screen), or whose queue runs as many as its
+///    bound, waits.
+enum WorkerPick {
+  /// A waiting preparation, as the rule sees it.
+  struct Candidate: Equatable {
+    /// Some request wants it now, and its queue runs fewer than its bound.
+    var isStartable: Bool
+    /// A visible row's or a plain task's request wants it (not only prefetches and low-priority tasks).
+    var isVisible: Bool
+    /// Some of its requests belong to cells.
+    var hasCells: Bool
+    /// When a visible row last came to want it (larger is later).
+    var visibleSince: UInt64 = 0
+    /// A prefetch's place in the order prefetches were asked for (smaller is nearer).
+    var distance: Int = .max
+    /// Whether its queue's cache has room for one more result on its way (see
+    /// ``RenderLine/resultsOnTheirWayFit``).
+    var resultsFit: Bool = true
+    /// Whether the pacing lets one more prefetch of its queue start.
+    var pacingAllows: Bool = true
+  }
+
+  /// The rule's answer.
+  struct Choice: Equatable {
+    /// The candidate to start, by its index; `nil`: none.
+    var index: Int?
+    /// Whether it starts as a prefetch (beneath visible work: it runs lowered, and counts against the pacing).
+    var isPrefetch = false
+    /// Prefetches passed over because their queue's results on their way would not fit its cache: those queues
+    /// should wake a worker when a pass takes their results in. Reported only when nothing visible was chosen.
+    var waitingForTakeIn: [Int] = []
+    /// Whether a prefetch was passed over because of the pacing (a worker should look again when it ends).
+    var heldBackByPacing = false
+  }
+
+  /// Picks among `candidates` (in the pool's order, oldest first).
+  static func choose(_ candidates: [Candidate]) -> Choice {
+    var visible: Int?
+    var latest: UInt64 = 0
+    var prefetch: Int?
+    var nearest = Int.max
+    var choice = Choice()
+    for (index, candidate) in candidates.enumerated() where candidate.isStartable {
+      if candidate.isVisible {
+        if !candidate.hasCells { return Choice(index: index) }
+        if visible == nil || candidate.visibleSince > latest {
+          visible = index
+          latest = candidate.visibleSince
+        }
+        continue
+      }
+      guard visible == nil else { continue }
+      guard candidate.resultsFit else {
+        choice.waitingForTakeIn.append(index)
+        continue
+      }
+      guard candidate.pacingAllows else {
+        choice.heldBackByPacing = true
+        continue
+      }
+      if prefetch == nil || candidate.distance < nearest {
+        prefetch = index
+        nearest = candidate.distance
+      }
+    }
+    if let visible { return Choice(index: visible) }
+    choice.index = prefetch
+    choice.isPrefetch = prefetch != nil
+    return choice
+  }
+}
