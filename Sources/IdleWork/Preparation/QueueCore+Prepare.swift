@@ -40,7 +40,7 @@ extension QueueCore {
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    guard !isInvalidated else { return IdleTaskHandle(queueNumber: 0, seq: 0) }
+    guard !isInvalidated else { return IdleTaskHandle(queue: nil, seq: 0) }
     let preparation = preparationMade()
     // A result that finished but was not taken in yet goes to the cache first: a task for its content applies
     // it at once rather than starting the work again.
@@ -50,7 +50,7 @@ extension QueueCore {
       list.recordAddedAndExecuted()
       preparation.cacheHits += 1
       apply(record?.cell, value)
-      return IdleTaskHandle(queueNumber: 0, seq: 0)
+      return IdleTaskHandle(queue: nil, seq: 0)
     }
     let binding = record.map { CellBinding(current: $0) }
     var render: Render
