@@ -47,23 +47,22 @@ final class FastRetainTests: XCTestCase {
 }
 
 extension FastRetainTests {
-  /// A handle stores its queue's number, not a reference (a retain per `addTask` and a release when the
-  /// caller drops the handle were a quarter of an addition); the number finds the queue while it lives, and a
-  /// freed queue's entry leaves the directory.
-  func testHandlesFindTheirQueueByNumberAndAFreedQueueLeavesTheDirectory() {
+  /// A handle holds its queue weakly: it finds the queue while it lives, keeps it from neither being freed, and
+  /// reaches nothing once it is.
+  func testHandlesHoldTheirQueueWeakly() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       var queue: IdleQueue? = IdleQueue(driver: driver)
-      let number = queue!.core.number
+      weak let core = queue!.core
       let before = _getRetainCount(queue!.core)
       let handles = (0..<10).map { key in queue!.addTask(key: key) {} }
-      XCTAssertEqual(_getRetainCount(queue!.core), before, "handles hold no reference to the queue")
+      XCTAssertEqual(_getRetainCount(queue!.core), before, "handles hold no strong reference to the queue")
       XCTAssertTrue(handles[3].cancel())
       XCTAssertFalse(handles[3].isPending)
       XCTAssertTrue(handles[4].isPending)
-      XCTAssertTrue(QueueDirectory.shared.queue(number) === queue!.core)
+      XCTAssertTrue(handles[4].queue === queue!.core)
       queue = nil
-      XCTAssertFalse(QueueDirectory.shared.contains(number), "a freed queue stays listed")
+      XCTAssertNil(core, "a handle kept its queue alive")
       XCTAssertFalse(handles[4].isPending)
       XCTAssertFalse(handles[4].cancel())
     }

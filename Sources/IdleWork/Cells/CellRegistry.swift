@@ -25,9 +25,6 @@ import Foundation
 final class CellRegistry {
   /// One cell's state. Tasks hold the record and the configuration they belong to.
   final class Record {
-    /// The cell's address, compared with a cell handed in without loading the cell (a weak load and the
-    /// release after it took the slow reference-counting path, a third of an addition).
-    let id: ObjectIdentifier
     /// The cell, while it is alive. A weak reference, on every platform: the one liveness path, which iOS
     /// runs and the tests here run too. (On Apple platforms a UIKit cell is an Objective-C object, whose
     /// retains a weak reference leaves fast; a native Swift object gets a side table, which slows its retains a
@@ -35,17 +32,16 @@ final class CellRegistry {
     /// apart because this reference is `nil` for the freed one (see ``isRecord(of:)``).
     weak var cell: AnyObject?
     /// The item the cell was last configured for; a cell task's key unless the caller gives one.
-    @exclusivity(unchecked) private(set) var item: TaskKey
-    @exclusivity(unchecked) private(set) var configuration: UInt64
-    @exclusivity(unchecked) var isDisplayed = true
+    private(set) var item: TaskKey
+    private(set) var configuration: UInt64
+    var isDisplayed = true
     /// The prepared tasks of the current configuration whose result is awaited or not yet applied; `nil`
     /// until the cell gets one. A new configuration hands them to ``CellRegistry/preparedDetached``, so that
     /// work for the old one that has not started is dropped at once.
-    @exclusivity(unchecked) var prepared: [PreparedRequest]?
+    var prepared: [PreparedRequest]?
 
     init(cell: AnyObject, item: TaskKey, configuration: UInt64) {
       self.cell = cell
-      self.id = ObjectIdentifier(cell)
       self.item = item
       self.configuration = configuration
     }
@@ -70,17 +66,15 @@ final class CellRegistry {
 
   /// Told the prepared tasks of a configuration that a new one replaced (set by the queue once it has
   /// prepared tasks).
-  @exclusivity(unchecked) var preparedDetached: ((_ requests: [PreparedRequest]) -> Void)?
+  var preparedDetached: ((_ requests: [PreparedRequest]) -> Void)?
 
-  // Exclusivity is not checked at run time (the checks were a tenth of an addition): every access is on the
-  // main actor, in a method that calls out to nothing.
-  @exclusivity(unchecked) private var records: [ObjectIdentifier: Record] = [:]
-  @exclusivity(unchecked) private var nextConfiguration: UInt64 = 1
+  private var records: [ObjectIdentifier: Record] = [:]
+  private var nextConfiguration: UInt64 = 1
   /// Records are pruned of released cells when the table reaches this size (then twice the live count).
-  @exclusivity(unchecked) private var pruneAt = 64
+  private var pruneAt = 64
 
   /// Starts a new configuration of `cell` for `item`; earlier tasks for the cell become stale.
-  @discardableResult @inline(__always)
+  @discardableResult
   func bind<Item: Hashable>(_ cell: AnyObject, to item: Item) -> Record {
     if let record = live(cell) {
       // A boxed identifier that is the same item again (a reload) keeps its box rather than boxing it again;
@@ -98,7 +92,7 @@ final class CellRegistry {
   }
 
   /// The cell's current configuration if it is for `item`; otherwise a new one.
-  @inline(__always) func configuration<Item: Hashable>(of cell: AnyObject, for item: Item) -> Record {
+  func configuration<Item: Hashable>(of cell: AnyObject, for item: Item) -> Record {
     if let record = live(cell), record.item.matches(item) { return record }
     return bind(cell, to: item)
   }
@@ -111,67 +105,13 @@ final class CellRegistry {
     if records.count >= pruneAt {
       records = records.filter { $0.value.isAlive }
       pruneAt = max(64, records.count * 2)
-      recent = Array(repeating: Recent(), count: Self.recentCount)  // it may name pruned records
     }
-    remember(record)
-    #if IDLEWORK_INTERNAL_CHECKS
-      precondition(records[record.id] === lastFound, "IdleWork internal: the last record found is not kept")
-    #endif
     return record
   }
 
   /// The cell's record, if the cell was bound and is the same object (not a new one at a reused address).
-  ///
-  /// The last record found is remembered: `cellForRowAt` binds a cell and adds its tasks one after
-  /// another, so the dictionary (hashing the cell's address) is consulted once per cell, not per task.
-  @inline(__always) func live(_ cell: AnyObject) -> Record? {
-    // The address first: reading `lastFound` for another cell would retain and release it for nothing.
-    let id = ObjectIdentifier(cell)
-    if lastID == id, let last = lastFound, last.isRecord(of: cell) { return last }
-    // Then the slot of its address in `recent`, then the dictionary (hashing the address cost as much as the
-    // rest of `bind`).
-    let slot = Self.slot(of: id)
-    if recent[slot].id == id, let record = recent[slot].record, record.isRecord(of: cell) {
-      lastFound = record
-      lastID = id
-      return record
-    }
-    guard let record = records[id], record.isRecord(of: cell) else { return nil }
-    remember(record)
+  func live(_ cell: AnyObject) -> Record? {
+    guard let record = records[ObjectIdentifier(cell)], record.isRecord(of: cell) else { return nil }
     return record
   }
-
-  /// Makes `record` the one ``live(_:)`` looks at first, and puts it in its slot of `recent`.
-  private func remember(_ record: Record) {
-    lastFound = record
-    lastID = record.id
-    recent[Self.slot(of: record.id)] = Recent(id: record.id, record: record)
-  }
-
-  /// A record found recently, by its cell's address: unowned, as `lastFound` (it is one of `records`; the
-  /// table is cleared when records are pruned).
-  private struct Recent {
-    var id: ObjectIdentifier?
-    unowned(unsafe) var record: Record?
-  }
-
-  private nonisolated static let recentCount = 64
-
-  /// The slot of an address in `recent`: bits above an allocation's alignment.
-  private static func slot(of id: ObjectIdentifier) -> Int {
-    Int(truncatingIfNeeded: UInt(bitPattern: id) >> 4) & (recentCount - 1)
-  }
-
-  /// Records found recently, one slot per address class: the cells of a table's screen, looked up without
-  /// hashing.
-  @exclusivity(unchecked) private var recent = Array(repeating: Recent(), count: CellRegistry.recentCount)
-
-  /// The record ``live(_:)`` found last (a record keeps no cell alive).
-  ///
-  /// Unowned: it is always one of `records` (set only to a record found there or just inserted, and pruning
-  /// keeps records of live cells, such as the one just inserted), which keep it alive; a strong reference
-  /// cost a retain and a release each time `cellForRowAt` moved on to another cell.
-  @exclusivity(unchecked) private unowned(unsafe) var lastFound: Record? = nil
-  /// The address of `lastFound`'s cell.
-  @exclusivity(unchecked) private var lastID: ObjectIdentifier?
 }

@@ -48,31 +48,16 @@ extension IdleQueue {
   /// is gone or was configured again, and it waits while the cell is off screen. Its key is `key`, or `item`
   /// when `key` is `nil`. Each slice is given the cell and `timeRemaining`, as in
   /// ``addResumableTask(key:discardable:estimatedCost:_:)``.
-  @inlinable @discardableResult
+  @discardableResult
   public func addResumableTask<Cell: AnyObject>(
     for cell: Cell, at item: some Hashable, key: (some Hashable)? = Int?.none, discardable: Bool = false,
     estimatedCost: TimeInterval? = nil,
     _ slice: consuming @escaping @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> SliceResult
   ) -> IdleTaskHandle {
-    // Unwrapped and retyped here, as in `addTask(for:at:key:discardable:estimatedCost:_:)`.
-    let run = CellSliceClosure(slice).retyped
-    if let key {
-      return addResumableCellTask(
-        for: cell, at: item, key: key, keyIsItem: false, discardable: discardable, estimatedCost: estimatedCost, run)
-    }
-    return addResumableCellTask(
-      for: cell, at: item, key: 0, keyIsItem: true, discardable: discardable, estimatedCost: estimatedCost, run)
-  }
-
-  /// ``addResumableTask(for:at:key:discardable:estimatedCost:_:)`` with its key unwrapped (`key`, or the item
-  /// when `keyIsItem`) and its closure retyped for any cell.
-  @usableFromInline
-  func addResumableCellTask<Item: Hashable, Key: Hashable>(
-    for cell: AnyObject, at item: Item, key: Key, keyIsItem: Bool, discardable: Bool, estimatedCost: TimeInterval?,
-    _ run: consuming @escaping @MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> SliceResult
-  ) -> IdleTaskHandle {
-    core.enqueueCellTask(
-      .resumableOnCell(consume run), for: cell, at: item, key: key, keyIsItem: keyIsItem, estimatedCost: estimatedCost,
-      discardable: discardable)
+    // The queue hands the slice back the cell it was added for, a `Cell`.
+    let slice = slice
+    return core.enqueueCellTask(
+      .resumableOnCell { cell, timeRemaining in slice(cell as! Cell, timeRemaining) }, for: cell, at: item,
+      key: key.map { TaskKey($0) }, estimatedCost: estimatedCost, discardable: discardable)
   }
 }

@@ -310,32 +310,16 @@ public final class IdleQueue {
   ///   - discardable: as in ``addTask(key:discardable:replacesPending:estimatedCost:_:)``.
   ///   - estimatedCost: as in ``addTask(key:discardable:replacesPending:estimatedCost:_:)``.
   ///   - task: the work, given the cell.
-  @inlinable @discardableResult
+  @discardableResult
   public func addTask<Cell: AnyObject>(
     for cell: Cell, at item: some Hashable, key: (some Hashable)? = Int?.none, discardable: Bool = false,
     estimatedCost: TimeInterval? = nil, _ task: consuming @escaping @MainActor (Cell) -> Void
   ) -> IdleTaskHandle {
-    // Unwrapped here, inlined where the key's type is known: in generic code an optional of it costs a
-    // run-time metadata look-up per call. The closure is retyped here too, where its cell class is known.
-    let run = CellClosure(task).retyped
-    if let key {
-      return addCellTask(
-        for: cell, at: item, key: key, keyIsItem: false, discardable: discardable, estimatedCost: estimatedCost, run)
-    }
-    return addCellTask(
-      for: cell, at: item, key: 0, keyIsItem: true, discardable: discardable, estimatedCost: estimatedCost, run)
-  }
-
-  /// ``addTask(for:at:key:discardable:estimatedCost:_:)`` with its key unwrapped (`key`, or the item when
-  /// `keyIsItem`) and its closure retyped for any cell.
-  @usableFromInline
-  func addCellTask<Item: Hashable, Key: Hashable>(
-    for cell: AnyObject, at item: Item, key: Key, keyIsItem: Bool, discardable: Bool, estimatedCost: TimeInterval?,
-    _ run: consuming @escaping @MainActor (AnyObject) -> Void
-  ) -> IdleTaskHandle {
-    core.enqueueCellTask(
-      .onCell(consume run), for: cell, at: item, key: key, keyIsItem: keyIsItem, estimatedCost: estimatedCost,
-      discardable: discardable)
+    // The queue hands the task back the cell it was added for, a `Cell`.
+    let task = task
+    return core.enqueueCellTask(
+      .onCell { cell in task(cell as! Cell) }, for: cell, at: item, key: key.map { TaskKey($0) },
+      estimatedCost: estimatedCost, discardable: discardable)
   }
 
   /// Adds a task from any thread. It runs on the main thread in a later idle pass; the run loop is woken.

@@ -3,12 +3,9 @@
 /// Holds its queue weakly: keeping a handle keeps neither the queue nor the task alive.
 @MainActor
 public struct IdleTaskHandle {
-  /// The queue's number in ``QueueDirectory`` (0: none): a number, not a reference, so that making and
-  /// dropping a handle touches no reference count.
-  let queueNumber: Int
+  /// The queue the task was added to; `nil` once it is freed, or when nothing was queued.
+  weak var queue: QueueCore?
   let seq: UInt64
-
-  var queue: QueueCore? { queueNumber == 0 ? nil : QueueDirectory.shared.queue(queueNumber) }
 
   /// Whether the task is still queued (it has not run, been skipped, evicted or cancelled).
   /// A resumable task between slices is pending.

@@ -103,13 +103,20 @@ public struct Preparation<Content: Hashable & Sendable, Value: Sendable>: Sendab
 
 /// Numbers ``Preparation``s (from any thread).
 enum PreparationIdentity {
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var last: UInt64 = 0  // guarded by `lock`
+  private static let counter = Counter()
 
-  static func next() -> UInt64 {
-    lock.lock()
-    defer { lock.unlock() }
-    last += 1
-    return last
+  static func next() -> UInt64 { counter.next() }
+
+  /// `@unchecked Sendable`: `last` is read and written only while `lock` is held.
+  private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: UInt64 = 0
+
+    func next() -> UInt64 {
+      lock.lock()
+      defer { lock.unlock() }
+      last += 1
+      return last
+    }
   }
 }

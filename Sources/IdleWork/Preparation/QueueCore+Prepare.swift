@@ -40,14 +40,14 @@ extension QueueCore {
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    guard !isInvalidated else { return IdleTaskHandle(queueNumber: 0, seq: 0) }
+    guard !isInvalidated else { return IdleTaskHandle(queue: nil, seq: 0) }
     let preparation = preparationMade()
     // A result kept for this content applies at once: the row shows it in this very `cellForRowAt`.
     if let value = cachedValue(for: content, preparation) {
       list.recordAddedAndExecuted()
       preparation.cacheHits += 1
       apply(record?.cell, value)
-      return IdleTaskHandle(queueNumber: 0, seq: 0)
+      return IdleTaskHandle(queue: nil, seq: 0)
     }
     let binding = record.map { CellBinding(current: $0) }
     var render: Render

@@ -4,8 +4,7 @@ import Foundation
 /// predictor and frame clock, and the pass that serves them.
 ///
 /// Separate from ``IdleQueue`` so that nothing holds a weak reference to the object apps keep: the
-/// scheduler's member list and ``QueueDirectory`` (where task handles look it up by number) refer to this
-/// object weakly instead. A weakly referenced object takes the slow path for every retain and release, and an
+/// scheduler's member list and task handles refer to this object weakly instead. A weakly referenced object takes the slow path for every retain and release, and an
 /// app retains its queue around every `addTask` call (a property read): that alone doubled the cost of an
 /// addition.
 @MainActor
@@ -18,9 +17,8 @@ final class QueueCore {
   /// Whether this is ``main``, which cannot be invalidated.
   nonisolated let isShared: Bool
   /// The frame clock, if the configuration fits passes to frames and has one. Made by ``start()`` on the main
-  /// thread (a source's factory is main-actor); `nil` until then. Exclusivity is not checked at run time, as
-  /// for ``list``: it is assigned once, by ``start()``, a main-actor call that runs no task.
-  @exclusivity(unchecked) var frameClock: FrameClock?
+  /// thread (a source's factory is main-actor); `nil` until then.
+  var frameClock: FrameClock?
   /// What ``start()`` needs, kept from the initializer (which may run on any thread); `nil` once started.
   var startup: Startup?
   /// Predicts the next task's cost from measured ones.
@@ -42,21 +40,17 @@ final class QueueCore {
   /// until that deadline, after which the next pass should come.
   private(set) var waitsForDeadline: UInt64?
 
-  /// The pending tasks. Exclusivity is not checked at run time (it cost a third of `addTask`): every
-  /// access is a single call on the main actor that runs no task and calls back nothing that touches
-  /// the queue — tasks run, and dropped tasks' hooks are told, between accesses.
-  /// `nonisolated(unsafe)` only so that the initializer, which may run on any thread, can assign it: that is
-  /// before the queue is shared; every other access is by this main-actor class's isolated members.
-  @exclusivity(unchecked) nonisolated(unsafe) var list: TaskList<QueuedTask>
+  /// The pending tasks.
+  // `nonisolated(unsafe)`: the language's only way for the initializer (any thread) to store this non-`Sendable`
+  // value; that is before the queue is shared, and every other access is by this main-actor class's members.
+  nonisolated(unsafe) var list: TaskList<QueuedTask>
   let inbox: BackgroundInbox
   let cells = CellRegistry()
   let notificationObservers = NotificationObservers()
-  @exclusivity(unchecked) private(set) var isInvalidated = false
+  private(set) var isInvalidated = false
   /// Set when a pass found only parked tasks (cells off screen): no pass is asked for until a task is
   /// added or a cell is shown again, so an off-screen cell's work never keeps the loop spinning.
-  @exclusivity(unchecked) var onlyParkedLeft = false
-  /// The queue's number in ``QueueDirectory``, which its task handles store.
-  nonisolated let number: Int
+  var onlyParkedLeft = false
 
   /// What ``IdleQueue``'s `budget` does.
   var budget: IdleQueue.Budget {
@@ -102,14 +96,8 @@ final class QueueCore {
     self.isShared = isShared
     self.startup = Startup(priority: priority, configuration: configuration)
     self.list = TaskList(capacity: configuration.maximumQueueLength)
-    self.number = QueueDirectory.shared.newNumber()
     self.inbox = BackgroundInbox(limit: configuration.maximumQueueLength, wake: scheduler.waker)
-    QueueDirectory.shared.register(self, as: number)
     Self.onMainThread { [self] in start() }
-  }
-
-  deinit {
-    QueueDirectory.shared.remove(number)
   }
 
   // MARK: Adding
@@ -130,12 +118,12 @@ final class QueueCore {
   }
 
   /// Queues a cell task's `work` in the configuration of `cell` for `item`; its key is `key`, or the item
-  /// when `keyIsItem` (then `key` is not read).
+  /// when `key` is `nil`.
   ///
   /// What ``IdleQueue``'s `addTask(for:at:key:discardable:estimatedCost:_:)` and
-  /// `addResumableTask(for:at:key:discardable:estimatedCost:_:)` do, once their closure is retyped.
-  func enqueueCellTask<Item: Hashable, Key: Hashable>(
-    _ work: consuming QueuedTask.Work, for cell: AnyObject, at item: Item, key: Key, keyIsItem: Bool,
+  /// `addResumableTask(for:at:key:discardable:estimatedCost:_:)` do, given their closure for any cell.
+  func enqueueCellTask<Item: Hashable>(
+    _ work: consuming QueuedTask.Work, for cell: AnyObject, at item: Item, key: TaskKey?,
     estimatedCost: TimeInterval?, discardable: Bool
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
@@ -144,7 +132,7 @@ final class QueueCore {
     // checker crashes on it here when building for iOS.)
     let task = QueuedTask(
       work: work, binding: CellBinding(current: cells.configuration(of: cell, for: item)), estimatedCost: cost)
-    return enqueue(key: keyIsItem ? task.cellItem : TaskKey(key), task, discardable: discardable)
+    return enqueue(key: key ?? task.cellItem, task, discardable: discardable)
   }
 
   /// What ``IdleQueue``'s `addTaskFromAnyThread(key:_:)` does.
@@ -447,7 +435,7 @@ final class QueueCore {
   func enqueue(key: consuming TaskKey, _ task: consuming QueuedTask, discardable: Bool) -> IdleTaskHandle {
     guard !isInvalidated else {
       task.onDrop?(.cancelled)  // tells an awaiting `perform` at once
-      return IdleTaskHandle(queueNumber: 0, seq: 0)
+      return IdleTaskHandle(queue: nil, seq: 0)
     }
     // Matched, not compared with `nil`: `!=` takes the optional as a generic argument, a copy of the binding
     // (a retain and a release per task). A `perform`'s task may be withdrawn from another thread.
@@ -470,7 +458,7 @@ final class QueueCore {
       frameClock?.start()
       clockIdleSince = nil  // work came: the keep-alive while its result is prepared counts from now
     }
-    return IdleTaskHandle(queueNumber: number, seq: seq)
+    return IdleTaskHandle(queue: self, seq: seq)
   }
 
   /// Tells dropped tasks' observers how they left; the payloads are freed when `removed` goes.

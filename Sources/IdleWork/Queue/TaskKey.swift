@@ -3,12 +3,9 @@ import Foundation
 /// A task's key: any `Hashable` value, stored without allocation for the common kinds and hashed only
 /// when a cancellation by key needs it.
 ///
-/// Not `AnyHashable`: boxing a value into `AnyHashable` performs a dynamic cast on every addition (to find
-/// bridged representations), which cost more than the rest of `addTask`. Nor `any Hashable` for every key:
-/// its 40-byte existential and value-witness copies were a fifth of `addTask`. `Int`, `IndexPath` (cell
-/// tasks) and `String` keys are stored as themselves (recognised by comparing type metadata, one pointer
-/// comparison); any other key is boxed once. Nor is the hash computed on addition: the list hashes pending
-/// keys lazily, the first time a cancellation by key scans them.
+/// `Int`, `IndexPath` (cell tasks) and `String` keys are stored as themselves; any other key is boxed once.
+/// The hash is not computed on addition: the list hashes pending keys lazily, the first time a cancellation
+/// by key scans them.
 enum TaskKey {
   case int(Int)
   case indexPath(IndexPath)
@@ -20,24 +17,20 @@ enum TaskKey {
     let base: any Hashable
     init(_ base: any Hashable) { self.base = base }
 
-    /// Whether the boxed key is `item`: same type, equal value. Compares the types rather than casting
-    /// (`as? Item` asks the runtime for `Optional<Item>`'s metadata, a look-up on every call).
-    @inline(never)
+    /// Whether the boxed key is `item`: same type, equal value.
     func matches<Item: Hashable>(_ item: Item) -> Bool {
-      func isEqual<Base: Hashable>(_ base: Base) -> Bool {
-        Base.self == Item.self && base == unsafeBitCast(item, to: Base.self)
-      }
+      func isEqual<Base: Hashable>(_ base: Base) -> Bool { Base.self == Item.self && (item as? Base) == base }
       return isEqual(base)
     }
   }
 
   init<Key: Hashable>(_ key: Key) {
-    if Key.self == Int.self {
-      self = .int(unsafeBitCast(key, to: Int.self))
-    } else if Key.self == IndexPath.self {
-      self = .indexPath(unsafeBitCast(key, to: IndexPath.self))
-    } else if Key.self == String.self {
-      self = .string(unsafeBitCast(key, to: String.self))
+    if Key.self == Int.self, let key = key as? Int {
+      self = .int(key)
+    } else if Key.self == IndexPath.self, let key = key as? IndexPath {
+      self = .indexPath(key)
+    } else if Key.self == String.self, let key = key as? String {
+      self = .string(key)
     } else {
       self = .other(Box(key))
     }
@@ -49,12 +42,11 @@ enum TaskKey {
 
   /// Whether this key equals `item`, without building a key for it (no box for a key of another type):
   /// how a cell's stored item is compared with the item of each call.
-  @inline(__always) func matches<Item: Hashable>(_ item: Item) -> Bool {
+  func matches<Item: Hashable>(_ item: Item) -> Bool {
     switch self {
-    case .int(let value): return Item.self == Int.self && value == unsafeBitCast(item, to: Int.self)
-    case .indexPath(let value):
-      return Item.self == IndexPath.self && value == unsafeBitCast(item, to: IndexPath.self)
-    case .string(let value): return Item.self == String.self && value == unsafeBitCast(item, to: String.self)
+    case .int(let value): return Item.self == Int.self && (item as? Int) == value
+    case .indexPath(let value): return Item.self == IndexPath.self && (item as? IndexPath) == value
+    case .string(let value): return Item.self == String.self && (item as? String) == value
     case .other(let box): return box.matches(item)
     }
   }

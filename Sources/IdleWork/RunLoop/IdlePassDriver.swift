@@ -15,8 +15,10 @@
 /// initializer). The `IdleWorkTesting` product ships
 /// `ManualPassDriver`, with which a unit test steps passes by hand and sets the clock. Both keep the policy
 /// itself unaware of run loops and clocks, so it can be tested exactly.
+///
+/// A driver is a main-actor class, and so `Sendable`: a scheduler made on any thread stores it.
 @MainActor
-@_spi(IdleWorkTesting) public protocol IdlePassDriver: AnyObject {
+@_spi(IdleWorkTesting) public protocol IdlePassDriver: AnyObject, Sendable {
   /// Starts calling `pass` each time the thread is about to idle. Called once, by the scheduler.
   /// `pass` returns whether it ran any task (the run-loop driver then makes sure their changes are
   /// committed promptly).

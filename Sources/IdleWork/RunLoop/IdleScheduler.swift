@@ -24,9 +24,8 @@ final class IdleScheduler {
     didSet { if let budget { Validation.require(budget.validationFailure) } }
   }
 
-  /// `nonisolated(unsafe)` so that the initializer, which may run on any thread, can store it: it is never
-  /// reassigned, and every requirement of the driver is main-actor, so nothing off the main actor can use it.
-  nonisolated(unsafe) let driver: any IdlePassDriver
+  /// Stored by the initializer, which may run on any thread: a driver is `Sendable` (main-actor isolated).
+  let driver: any IdlePassDriver
   /// The driver's waker, made once: what queues' background inboxes call from any thread.
   nonisolated let waker: @Sendable () -> Void
   private var members: [Member] = []

@@ -21,9 +21,8 @@ import Foundation
 ///   such a pass; none at rest.
 @MainActor
 final class RunLoopPassDriver: IdlePassDriver {
-  /// `nonisolated(unsafe)` so that the initializer, which may run on any thread, can store it: it is never
-  /// reassigned, and `CFRunLoopGetMain()`'s reference is safe to read anywhere.
-  nonisolated(unsafe) private let runLoop: CFRunLoop
+  /// The main run loop.
+  private var runLoop: CFRunLoop { CFRunLoopGetMain() }
   private let modes: ModeNames
   private var idleModes: [CFRunLoopMode] { modes.idle }
   private var trackingModes: [CFRunLoopMode] { modes.tracking }
@@ -32,32 +31,26 @@ final class RunLoopPassDriver: IdlePassDriver {
   private var requestedDuringPass = false
   /// When the running pass began (`CFAbsoluteTime`); `nil` outside a pass.
   private var passStartedAt: CFAbsoluteTime?
-  nonisolated(unsafe) private var observer: CFRunLoopObserver?
+  private var observer: CFRunLoopObserver?
   /// Mark the start and the end of the commit before each pass (see ``measureCommits()``); `nil` until asked
   /// for.
-  nonisolated(unsafe) private var commitProbe: CFRunLoopObserver?
-  nonisolated(unsafe) private var commitEndProbe: CFRunLoopObserver?
+  private var commitProbe: CFRunLoopObserver?
+  private var commitEndProbe: CFRunLoopObserver?
   /// When the commit probe last fired (``nanoseconds``); taken by the end probe of the same turn.
   private var commitStartedAt: UInt64?
   /// The commit the end probe measured this turn; taken by the pass of the same turn.
   private var commitMeasured: UInt64?
   private(set) var commitDuration: UInt64?
   /// Wakes the loop at a frame deadline a pass is waiting for; created on first use, re-armed each time.
-  nonisolated(unsafe) private var deadlineTimer: CFRunLoopTimer?
+  private var deadlineTimer: CFRunLoopTimer?
+  /// Every observer and timer above, invalidated when the driver is freed without ``stop()`` (on any thread).
+  private let added = AddedToRunLoop()
 
   /// Callable from any thread (a queue may be created on any thread): it only stores its settings; the
   /// observer is added to the main run loop by ``start(_:)``, on the main thread.
   nonisolated init(modes: [RunLoop.Mode], trackingModes: [RunLoop.Mode], order: Int) {
-    self.runLoop = CFRunLoopGetMain()
     self.modes = ModeNames(idle: modes.map(Self.cfMode), tracking: trackingModes.map(Self.cfMode))
     self.order = order
-  }
-
-  deinit {
-    if let observer { CFRunLoopObserverInvalidate(observer) }
-    if let deadlineTimer { CFRunLoopTimerInvalidate(deadlineTimer) }
-    if let commitProbe { CFRunLoopObserverInvalidate(commitProbe) }
-    if let commitEndProbe { CFRunLoopObserverInvalidate(commitEndProbe) }
   }
 
   /// The order of the commit probe: UIKit's before-commit handler's, just before Core Animation's commit
@@ -99,6 +92,7 @@ final class RunLoopPassDriver: IdlePassDriver {
     }
     commitProbe = probe
     commitEndProbe = endProbe
+    added.observers += [probe, endProbe]
     for mode in idleModes + trackingModes {
       CFRunLoopAddObserver(runLoop, probe, mode)
       CFRunLoopAddObserver(runLoop, endProbe, mode)
@@ -114,6 +108,7 @@ final class RunLoopPassDriver: IdlePassDriver {
       MainActor.assumeIsolated { self?.beforeWaiting() }
     }
     self.observer = observer
+    added.observers.append(observer)
     for mode in idleModes + trackingModes { CFRunLoopAddObserver(runLoop, observer, mode) }
     addCommitProbe()
   }
@@ -163,6 +158,7 @@ final class RunLoopPassDriver: IdlePassDriver {
     }
     let timer = CFRunLoopTimerCreateWithHandler(kCFAllocatorDefault, fireDate, 1e9, 0, 0) { _ in }
     deadlineTimer = timer
+    added.timers.append(timer)
     for mode in idleModes + trackingModes { CFRunLoopAddTimer(runLoop, timer, mode) }
   }
 
@@ -244,6 +240,20 @@ final class RunLoopPassDriver: IdlePassDriver {
 private struct ModeNames: @unchecked Sendable {
   let idle: [CFRunLoopMode]
   let tracking: [CFRunLoopMode]
+}
+
+/// The observers and timers a driver added to the run loop: freed with the driver, on whatever thread lets it go,
+/// it invalidates them (`CFRunLoopObserverInvalidate` and `CFRunLoopTimerInvalidate` are thread-safe), so that a
+/// driver freed without ``RunLoopPassDriver/stop()`` leaves nothing behind that calls it.
+private final class AddedToRunLoop {
+  // Optional elements: the create functions return optionals in swift-corelibs-foundation.
+  var observers: [CFRunLoopObserver?] = []
+  var timers: [CFRunLoopTimer?] = []
+
+  deinit {
+    for case let observer? in observers { CFRunLoopObserverInvalidate(observer) }
+    for case let timer? in timers { CFRunLoopTimerInvalidate(timer) }
+  }
 }
 
 /// `CFRunLoopWakeUp` is thread-safe; the box only carries the reference across threads.

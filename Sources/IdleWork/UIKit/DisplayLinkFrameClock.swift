@@ -16,8 +16,26 @@ import Foundation
     /// What the configuration stores: a new display-link clock for each queue.
     nonisolated static let factory: @MainActor @Sendable () -> any FrameClockSource = { DisplayLinkFrameClock() }
 
-    nonisolated(unsafe) private var link: CADisplayLink?
+    /// The display link, once started.
+    private var link: CADisplayLink? { linkOwner?.link }
+    private var linkOwner: LinkOwner?
     private var hasTicked = false
+
+    /// Owns the display link: freed with the clock, on whatever thread lets it go, it removes the link from the
+    /// run loop (which retains it) on the main thread — at once there, otherwise in a main-actor task.
+    private final class LinkOwner {
+      let link: CADisplayLink
+      init(_ link: CADisplayLink) { self.link = link }
+
+      deinit {
+        let link = link
+        if Thread.isMainThread {
+          MainActor.assumeIsolated { link.invalidate() }
+        } else {
+          Task { @MainActor in link.invalidate() }
+        }
+      }
+    }
 
     /// Holds the clock weakly: a display link retains its target.
     private final class Target: NSObject {
@@ -36,7 +54,7 @@ import Foundation
       target.clock = self
       let link = CADisplayLink(target: target, selector: #selector(Target.tick(_:)))
       link.add(to: .main, forMode: .common)
-      self.link = link
+      linkOwner = LinkOwner(link)
     }
 
     func stop() {
@@ -56,18 +74,6 @@ import Foundation
       guard let link, hasTicked else { return nil }
       let duration = link.targetTimestamp - link.timestamp
       return duration > 0 ? duration : nil
-    }
-
-    deinit {
-      // Removes the link from the run loop (which retains it). On the main thread at once; a clock
-      // released elsewhere hands the link to the main queue.
-      guard let link else { return }
-      nonisolated(unsafe) let unsafeLink = link
-      if Thread.isMainThread {
-        MainActor.assumeIsolated { unsafeLink.invalidate() }
-      } else {
-        DispatchQueue.main.async { MainActor.assumeIsolated { unsafeLink.invalidate() } }
-      }
     }
   }
 #else
