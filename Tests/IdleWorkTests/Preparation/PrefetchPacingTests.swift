@@ -126,7 +126,7 @@ final class PacingTests: XCTestCase {
   func testATrackingPassBeforeTheRestartedLinkTicksDoesNotReportTightFrames() {
     MainActor.assumeIsolated {
       for ticks in [false, true] {
-        let (queue, driver, source) = PreparedReviewTests.queueOnALinkThatKnowsItsFrame()
+        let (queue, driver, source) = queueOnALinkThatKnowsItsFrame()
         defer { queue.invalidate() }
         let pool = queue.core.preparationMade().line.pool
         XCTAssertFalse(source.isRunning, "drained: the link stopped")

@@ -6,6 +6,8 @@ import XCTest
 
 /// Prepared tasks and a cell's configurations, stepped by hand.
 final class PreparedConfigurationTests: XCTestCase {
+  typealias Cell = PreparedTaskTests.Cell
+
   /// `cellForRowAt` for a reload of the same row with the same content binds, then adds: the task joins the
   /// render already running — one preparation, never told it is cancelled, applied once.
   func testAReloadOfTheSameContentJoinsTheRunningRender() {
@@ -125,6 +127,37 @@ final class PreparedConfigurationTests: XCTestCase {
       driver.drain()
       XCTAssertEqual(cells.map(\.shown), [["photo"], ["photo"]])
       XCTAssertEqual(prepared.value, 1)
+      assertPreparedBalanced(queue)
+    }
+  }
+
+  /// A result for a released cell is never applied: dropped at the next pass before its render starts, or
+  /// counted stale after its render when it arrives.
+  func testAReleasedCellsResultIsNeverApplied() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      var applied = 0
+      var early: Cell? = Cell()
+      var late: Cell? = Cell()
+      for (row, cell) in [early!, late!].enumerated() {
+        queue.bind(cell, to: row)
+        queue.addTask(for: cell, at: row) { _ in
+          row
+        } apply: { _, _ in
+          applied += 1
+        }
+      }
+      XCTAssertEqual(driver.runPreparations(maximum: 1), 1, "the first render")
+      early = nil  // released after its render
+      late = nil  // released before its render started
+      driver.runPass()
+      XCTAssertEqual(driver.runPreparations(), 0, "the released cell's render was dropped at the pass")
+      driver.drain()
+      XCTAssertEqual(applied, 0)
+      let s = queue.statistics
+      XCTAssertEqual(s.skippedAsStale, 2)
+      XCTAssertEqual(s.staleAfterPrepare, 1)
+      XCTAssertEqual(s.wastedPreparations, 1)
       assertPreparedBalanced(queue)
     }
   }

@@ -287,28 +287,3 @@ final class PreparedTaskTests: XCTestCase {
     }
   }
 }
-
-/// A counter any thread may bump.
-final class Counter: @unchecked Sendable {  // guarded by `lock`
-  private let lock = NSLock()
-  private var count = 0
-  func increment() { lock.withLock { count += 1 } }
-  func decrement() { lock.withLock { count -= 1 } }
-  var value: Int { lock.withLock { count } }
-}
-
-/// Lines any thread may append to.
-final class TextLog: @unchecked Sendable {  // guarded by `lock`
-  private let lock = NSLock()
-  private var lines: [String] = []
-  func append(_ line: String) { lock.withLock { lines.append(line) } }
-  var entries: [String] { lock.withLock { lines } }
-}
-
-/// A log any thread may append to.
-final class Log: @unchecked Sendable {  // guarded by `lock`
-  private let lock = NSLock()
-  private var items: [Int] = []
-  func append(_ value: Int) { lock.withLock { items.append(value) } }
-  var values: [Int] { lock.withLock { items } }
-}

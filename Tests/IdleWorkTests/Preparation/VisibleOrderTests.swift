@@ -81,4 +81,36 @@ final class VisibleOrderTests: XCTestCase {
       XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
     }
   }
+
+  /// A cell leaving the screen holds its render back (a running one goes on); a cell shown again starts it;
+  /// on-screen renders go before prefetches, prefetches before off-screen ones.
+  func testDisplayDecidesWhichRendersStart() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      let order = Log()
+      let cells = (0..<3).map { _ in Cell() }
+      for (row, cell) in cells.enumerated() {
+        queue.bind(cell, to: row)
+        queue.addTask(for: cell, at: row, discardable: row == 1) { _ in
+          order.append(row)
+          return "row \(row)"
+        } apply: { cell, value in
+          cell.shown.append(value)
+        }
+      }
+      queue.cellDidEndDisplaying(cells[0], at: 0)
+      queue.cellDidEndDisplaying(cells[2], at: 2)
+      queue.cellWillDisplay(cells[2], at: 2)
+      XCTAssertEqual(driver.runPreparations(), 2)
+      XCTAssertEqual(order.values, [2, 1], "on screen first, then the prefetch; the off-screen one waits")
+      driver.drain()
+      XCTAssertEqual(cells.map(\.shown), [[], ["row 1"], ["row 2"]])
+      XCTAssertEqual(queue.pendingTaskCount, 1, "the off-screen cell's task is parked")
+      queue.cellWillDisplay(cells[0], at: 0)
+      XCTAssertEqual(driver.runPreparations(), 1)
+      driver.drain()
+      XCTAssertEqual(cells[0].shown, ["row 0"])
+      assertPreparedBalanced(queue)
+    }
+  }
 }

@@ -211,4 +211,64 @@ final class WorkerPoolTests: XCTestCase {
         priorities.value, Array(repeating: expected, count: 4), "a worker's priority is not userInitiated's")
     }
   }
+
+  /// A render driven straight on a pool: counts set as `addPreparedTask` sets them for a visible row.
+  private func visibleRender(
+    _ line: RenderLine, _ work: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
+  ) -> Render {
+    let render = Render(
+      line: line, content: nil, resultBytes: nil, prepare: { context in try work(context.isCancelled) })
+    (render.live, render.wanted, render.urgent, render.cells) = (1, 1, 1, 0)
+    return render
+  }
+
+  /// A queue's waiting render is not held back by another queue's ended work: when a queue ends while its render runs
+  /// (one that ignores `isCancelled`, or just takes long), the pool's limit drops at once but that orphaned render
+  /// goes on. A live queue's next visible render, below its own bound, still starts as soon as one of its renders
+  /// ends: the worker that finished it goes on rather than ending to bring the pool under its limit.
+  func testAQueuesRenderIsNotHeldBackByAnEndedQueuesRunningRender() {
+    let pool = WorkerPool(byHand: false)
+    let lineA = RenderLine(pool: pool, limit: 1, wake: {}, checkCells: { _ in })
+    let lineB = RenderLine(pool: pool, limit: 2, wake: {}, checkCells: { _ in })
+    let orphanGate = DispatchSemaphore(value: 0)
+    let firstGate = DispatchSemaphore(value: 0)
+    let orphanStarted = DispatchSemaphore(value: 0)
+    let firstStarted = DispatchSemaphore(value: 0)
+    let secondStarted = DispatchSemaphore(value: 0)
+    // B's render: runs on past its queue's end (a decode that does not poll `isCancelled`).
+    lineB.submit(
+      visibleRender(lineB) { _ in
+        orphanStarted.signal()
+        orphanGate.wait()
+        return 0
+      })
+    XCTAssertEqual(orphanStarted.wait(timeout: .now() + 10), .success)
+    lineA.submit(
+      visibleRender(lineA) { _ in
+        firstStarted.signal()
+        firstGate.wait()
+        return 1
+      })
+    XCTAssertEqual(firstStarted.wait(timeout: .now() + 10), .success)
+    // A's next visible row: held back by A's bound (1) while A's first render runs.
+    lineA.submit(
+      visibleRender(lineA) { _ in
+        secondStarted.signal()
+        return 2
+      })
+    // Queue B ends (its screen closed) while its render still runs.
+    let closed = lineB.close()
+    withExtendedLifetime(closed) {}
+    // A's first render ends: A has nothing running, its second render waits, its bound allows one.
+    firstGate.signal()
+    let started = secondStarted.wait(timeout: .now() + 5)
+    XCTAssertEqual(
+      started, .success,
+      "queue A's waiting render did not start with none of A's renders running: its worker ended (threads > "
+        + "limit after B closed) while B's orphaned render keeps the pool's only allowed thread")
+    orphanGate.signal()
+    if started != .success { _ = secondStarted.wait(timeout: .now() + 10) }
+    let closedA = lineA.close()
+    withExtendedLifetime(closedA) {}
+  }
 }

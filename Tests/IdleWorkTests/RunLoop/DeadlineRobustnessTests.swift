@@ -321,14 +321,3 @@ final class DeadlineRobustnessTests: XCTestCase {
     }
   }
 }
-
-/// A frame clock source whose reading the test sets.
-@MainActor
-final class ScriptedSource: FrameClockSource {
-  var seconds: TimeInterval?
-  var duration: TimeInterval?
-  func start() {}
-  func stop() {}
-  func timeUntilDeadline() -> TimeInterval? { seconds }
-  var frameDuration: TimeInterval? { duration }
-}

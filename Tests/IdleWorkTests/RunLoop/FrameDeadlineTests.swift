@@ -473,14 +473,3 @@ final class FrameDeadlineTests: XCTestCase {
     }
   }
 }
-
-/// A frame clock source that records when the queue starts and stops it.
-@MainActor
-final class FakeFrameClockSource: FrameClockSource {
-  private(set) var log: [String] = []
-  var timeLeft: TimeInterval?
-  func start() { log.append("start") }
-  func stop() { log.append("stop") }
-  func timeUntilDeadline() -> TimeInterval? { timeLeft }
-  var frameDuration: TimeInterval? { nil }
-}

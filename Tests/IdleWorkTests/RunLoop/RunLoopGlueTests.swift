@@ -221,16 +221,3 @@ final class RunLoopGlueTests: XCTestCase {
     }
   }
 }
-
-/// A value shared with another thread under a lock.
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: Value
-  init(_ value: Value) { stored = value }
-  var value: Value {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
-  }
-  /// Changes the value in one locked step (a get then a set could interleave with another thread's).
-  func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
-}

@@ -93,4 +93,36 @@ final class SharedSchedulerTests: XCTestCase {
       XCTAssertEqual(log, ["high", "low"])
     }
   }
+
+  /// On a shared scheduler each queue's pass begins when its own serve begins, though every queue takes its results
+  /// in before the first is served: a lower-priority queue's `.seconds` budget and its `longestPassDuration` are not
+  /// charged the time a higher-priority queue's tasks took (it would run one task per pass whenever a higher queue
+  /// ran longer than its budget, and report passes it never spent).
+  func testASecondQueuesOwnBudgetIsNotChargedTheFirstQueuesTasks() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let scheduler = IdleScheduler(driver: driver.core, budget: nil)
+      let first = IdleQueue(scheduler: scheduler, priority: 10, configuration: .init(budget: .tasks(1)))
+      let second = IdleQueue(scheduler: scheduler, priority: 0, configuration: .init(budget: .seconds(0.008)))
+      var log: [String] = []
+      first.addTask(key: 0, estimatedCost: 0.010) {
+        log.append("first")
+        driver.advance(by: 0.010)
+      }
+      for i in 0..<2 {
+        second.addTask(key: i, estimatedCost: 0.001) {
+          log.append("second \(i)")
+          driver.advance(by: 0.001)
+        }
+      }
+      driver.runPass()
+      XCTAssertEqual(
+        log, ["first", "second 0", "second 1"],
+        "the second queue's 8 ms budget was charged the first queue's 10 ms task: it ran one 1 ms task")
+      XCTAssertEqual(
+        second.statistics.longestPassDuration, 0.002, accuracy: 1e-9,
+        "the second queue's longest pass includes the first queue's task")
+      withExtendedLifetime((first, second)) {}
+    }
+  }
 }
