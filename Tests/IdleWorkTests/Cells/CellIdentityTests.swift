@@ -182,35 +182,6 @@ final class CellIdentityTests: XCTestCase {
   }
 }
 
-/// The registry's shortcuts (the last record found and a table by cell address, both unowned) stay right while
-/// cells are freed, their addresses reused and records pruned (issue 16, item 10).
-final class CellRecordTableTests: XCTestCase {
-  func testCellsFreedInLargeNumbersNeverLendTheirRecordsToNewCells() {
-    MainActor.assumeIsolated {
-      let (queue, driver) = manualQueue(maximumQueueLength: 10_000)
-      var kept: [FakeCell] = []
-      var ran = 0
-      var ranForFreed = 0
-      for round in 0..<500 {
-        do {
-          let freed = FakeCell()
-          queue.bind(freed, to: round)
-          queue.addTask(for: freed, at: round) { _ in ranForFreed += 1 }
-        }
-        let cell = FakeCell()  // often at the freed cell's address
-        kept.append(cell)
-        queue.addTask(for: cell, at: round) { _ in ran += 1 }
-        if round.isMultiple(of: 3) { queue.bind(kept[round / 2], to: -round) }  // rebinds an older cell
-      }
-      driver.drain()
-      XCTAssertEqual(ranForFreed, 0)
-      XCTAssertEqual(ran, 500 - 167, "every cell's task runs unless the cell was bound again")
-      XCTAssertEqual(queue.statistics.skippedAsStale, 500 + 167)
-      XCTAssertTrue(queue.statistics.isBalanced)
-    }
-  }
-}
-
 /// A table view as UIKit drives one, small enough to step by hand: rows show items (identified by strings),
 /// the first `visibleRows` rows are on screen, cells are reused. It calls the queue as an app's data source
 /// and delegate do with a diffable data source — `bind` and three draws in `cellForRowAt`, `willDisplay`,

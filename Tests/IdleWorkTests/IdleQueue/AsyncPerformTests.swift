@@ -195,6 +195,34 @@ final class AsyncPerformTests: XCTestCase {
       XCTAssertEqual(queue.statistics.executed, removal.name == "replacesPending" ? 1 : 0, removal.name)
     }
   }
+
+  /// A `perform` cancelled from another thread counts as cancelled even when an overflow comes before the deferred
+  /// removal reaches the main thread: its caller got `CancellationError`, so it is not evicted.
+  @MainActor
+  func testAPerformCancelledFromAnotherThreadCountsAsCancelledWhenAnOverflowComesFirst() async {
+    let (queue, _) = manualQueue(maximumQueueLength: 1)
+    let call = Task { @MainActor in try await queue.perform(key: "k") { 1 } }
+    for _ in 0..<10_000 where queue.statistics.added < 1 { await Task.yield() }
+    XCTAssertEqual(queue.statistics.added, 1)
+    // Cancel on another thread while the main thread waits: the removal it sends through the main queue
+    // cannot run before the overflow below.
+    let cancelled = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      call.cancel()
+      cancelled.signal()
+    }
+    cancelled.wait()
+    queue.addTask(key: "overflow") {}
+    XCTAssertEqual(queue.statistics.cancelled, 1, "\(queue.statistics.summary)")
+    XCTAssertEqual(queue.statistics.evicted, 0, "the withdrawn perform is not counted as evicted")
+    XCTAssertEqual(queue.pendingTaskCount, 1, "the overflowing task stays")
+    do {
+      _ = try await call.value
+      XCTFail("expected CancellationError")
+    } catch {
+      XCTAssertTrue(error is CancellationError, "\(error)")
+    }
+  }
 }
 
 /// `perform` on the real main run loop: the awaiting task resumes after the idle pass.

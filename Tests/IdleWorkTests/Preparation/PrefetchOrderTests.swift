@@ -5,9 +5,8 @@ import XCTest
 @testable import IdleWorkTesting
 
 /// The order prefetches start in: the order they were asked for, over every call and queue; a prefetch that ended
-/// (cancelled, taken over) leaves no place behind on its render. Each test fails on the code before b955bbf or
-/// before the place was forgotten when a prefetch ends.
-final class PrefetchOrderReviewTests: XCTestCase {
+/// (cancelled, taken over) leaves no place behind on its render; past the queue's length the oldest asked go.
+final class PrefetchOrderTests: XCTestCase {
   typealias Cell = PrefetchTests.Cell
 
   /// A cancelled prefetch asked again is asked last: it goes to the back.
@@ -122,6 +121,53 @@ final class PrefetchOrderReviewTests: XCTestCase {
       let (a, b, c) = (distance(first, "a"), distance(second, "b"), distance(first, "c"))
       XCTAssertLessThan(a, b)
       XCTAssertLessThan(b, c)
+    }
+  }
+
+  /// The same content twice in one `prefetch` batch (two rows about to appear show the same photo) takes the nearer
+  /// distance, as a prefetch asked again does, not that of its later, farther occurrence.
+  func testContentTwiceInOneBatchTakesTheNearerDistance() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
+      _ = queue
+      queue.prefetch(["a", "b", "a"], with: photo)
+      XCTAssertEqual(driver.runPreparations(maximum: 1), 1)
+      XCTAssertEqual(log.entries, ["a"], "the nearest row's content went after a farther one")
+    }
+  }
+
+  /// A key prefetched, cancelled and prefetched again (the user scrolling back and forth over the same rows) leaves
+  /// no copies behind: `prefetchOrder` stays bounded by the pending prefetches however many cycles come (and each
+  /// `prefetch` filters all of it).
+  func testPrefetchOrderStaysBoundedThroughPrefetchAndCancelCycles() {
+    MainActor.assumeIsolated {
+      let (queue, _, _, photo) = PrefetchTests.prefetchingQueue()
+      for _ in 0..<1_000 {
+        queue.prefetch(["a"], with: photo)
+        queue.cancelPrefetching(["a"], with: photo)
+      }
+      queue.prefetch(["a"], with: photo)
+      let preparation = queue.core.preparation!
+      let kept = preparation.prefetchOrder.count - preparation.prefetchOrderHead
+      XCTAssertEqual(preparation.prefetches.count, 1)
+      XCTAssertLessThanOrEqual(kept, 128, "prefetchOrder holds \(kept) keys for 1 pending prefetch")
+    }
+  }
+
+  /// Past the queue's length "the oldest go": a key prefetched, cancelled and prefetched again is the newest, and
+  /// its first, cancelled place in `prefetchOrder` does not make the eviction take it instead of the oldest pending
+  /// one.
+  func testAPrefetchAskedAgainAfterItsCancelIsNotEvictedAsTheOldest() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 2)
+      queue.prefetch(["a"], with: photo)
+      queue.cancelPrefetching(["a"], with: photo)
+      queue.prefetch(["b"], with: photo)  // the oldest pending prefetch
+      queue.prefetch(["a"], with: photo)
+      queue.prefetch(["c"], with: photo)  // one too many: b should go
+      XCTAssertEqual(driver.runPreparations(), 2)
+      XCTAssertEqual(log.entries.sorted(), ["a", "c"], "the newest prefetch was evicted, not the oldest")
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
     }
   }
 }

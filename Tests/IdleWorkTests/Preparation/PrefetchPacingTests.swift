@@ -8,7 +8,7 @@ import XCTest
 /// a worker, and the main thread's frames are tight: less than 8.3 ms left after its work, or late. A frame with
 /// time to spare loses nothing to a worker that takes a core for a few milliseconds, and prefetches keep ahead of
 /// the scroll on every worker.
-final class PacingTests: XCTestCase {
+final class PrefetchPacingTests: XCTestCase {
   /// The frame clock's judgement: the most time left read in the current frame (its first reading, after the
   /// main thread's work) decides; a passed deadline is tight; no frame, or a stopped clock, is not.
   func testFramesAreTightWhenLittleTimeIsLeftOrTheDeadlinePassed() {
@@ -89,7 +89,7 @@ final class PacingTests: XCTestCase {
     XCTAssertFalse(pacing.isPacing(at: 1_210 * ms), "the row's wait lapsed at 1 210 ms")
   }
 
-  // MARK: Review of 5440d43 (helper's breaker tests, kept)
+  // MARK: Judging the frames
 
   /// A display-link-like source that knows a frame only once it has ticked since its start.
   @MainActor
@@ -121,8 +121,8 @@ final class PacingTests: XCTestCase {
   }
 
   /// The same through a queue: during a scroll with 14 ms to spare in the frame, a row's task restarts the drained
-  /// queue's display link; the tracking pass before the link's first tick must not report tight frames (it did, and
-  /// switched the pacing on for 0.1 s with nothing measured). Once the link has ticked, the same pass reads 14 ms.
+  /// queue's display link; the tracking pass before the link's first tick does not report tight frames (that would
+  /// switch the pacing on for 0.1 s with nothing measured). Once the link has ticked, the same pass reads 14 ms.
   func testATrackingPassBeforeTheRestartedLinkTicksDoesNotReportTightFrames() {
     MainActor.assumeIsolated {
       for ticks in [false, true] {
@@ -143,8 +143,7 @@ final class PacingTests: XCTestCase {
 
   /// Judging the frames changes nothing the planner decides: a tracking pass with nothing to run (the clock kept
   /// alive while prefetches are prepared) that sees a passed deadline does not start the stale timer early, so a
-  /// later pass still waits for the frame rather than judging the clock stopped and running a task unbounded (as
-  /// before the judgement existed, 2cb259b).
+  /// later pass still waits for the frame rather than judging the clock stopped and running a task unbounded.
   func testATrackingPassWithNothingToRunDoesNotChangeTheStaleClockDetection() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
@@ -171,8 +170,8 @@ final class PacingTests: XCTestCase {
     }
   }
 
-  /// For moments no later than `now`, the rule is the one before 5440d43 (`now < tracked + linger`, `now -
-  /// visibleRowWaited < linger`) plus `now - framesWereTight < linger`; it ends at the earliest of the three ends.
+  /// The rule at random moments no later than `now`: paced while `now < tracked + linger`, `now - visibleRowWaited <
+  /// linger` and `now - framesWereTight < linger`; it ends at the earliest of the three ends.
   func testPacingIsTheEarlierRulePlusTightFrames() {
     let linger = PrefetchPacing.linger
     var generator = SystemRandomNumberGenerator()

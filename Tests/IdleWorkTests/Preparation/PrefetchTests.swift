@@ -247,6 +247,46 @@ final class PrefetchTests: XCTestCase {
     }
   }
 
+  /// A result that finished for a task but was not taken in yet is not prepared again by a prefetch for the same
+  /// content: the prefetch uses it, as a task added for that content does.
+  func testAPrefetchDoesNotPrepareAgainAResultThatFinishedForATask() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
+      var applied: [String] = []
+      queue.addTask(key: "row", preparing: "a", with: photo) { applied.append($0) }
+      XCTAssertEqual(driver.runPreparations(), 1)  // finished, not taken in
+      queue.prefetch(["a"], with: photo)
+      XCTAssertEqual(driver.runPreparations(), 0, "the prefetch prepared it again")
+      driver.drain()
+      XCTAssertEqual(applied, ["image of a"])
+      XCTAssertEqual(log.entries, ["a"])
+    }
+  }
+
+  /// A prefetch that joins a render held joinable after its cell was configured again keeps it joinable: the pass
+  /// that releases held renders keeps one a prefetch still wants, so the row that then asks for the content joins
+  /// it (one preparation) and takes the prefetch over.
+  func testAPrefetchOfAHeldRenderStaysJoinableForTheRowThatAsksForIt() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
+      let reused = Cell()
+      queue.bind(reused, to: 0)
+      queue.addTask(for: reused, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      queue.bind(reused, to: 7)  // the cell is reused for another row: its render for "a" is held
+      queue.prefetch(["a"], with: photo)  // row 0 is about to appear again (the user turns back)
+      driver.runPass()  // releases the held render: the prefetch still wants it
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      driver.runPreparations()
+      driver.drain()
+      XCTAssertEqual(cell.shown, ["image of a"])
+      XCTAssertEqual(log.entries, ["a"], "prepared twice: the row did not join the prefetch's preparation")
+      let s = queue.statistics
+      XCTAssertTrue(s.isBalanced, s.summary)
+    }
+  }
+
   /// Visible rows' preparations go first; prefetches after them, the nearest first: in the order they were asked
   /// for over every call, as UIKit hands them — a screen of rows, then each row as it comes into the window,
   /// farther than every row before it. A prefetch asked again while pending keeps its place. (Numbering each
@@ -360,6 +400,28 @@ final class PrefetchTests: XCTestCase {
       queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
       queue.dropDiscardableTasks()
       XCTAssertEqual(queue.statistics.wastedPreparations, 2, "b and c were prepared for nothing")
+    }
+  }
+
+  /// "Results that finished stay in the cache" after `cancelPrefetching`, and "a prefetched result that leaves the
+  /// cache unused counts in wastedPreparations": a prefetch cancelled after its preparation finished (not yet taken
+  /// in) is not counted wasted when its result arrives, nor when a row then uses it.
+  func testAPrefetchCancelledAfterItFinishedIsNotWastedWhenARowUsesIt() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
+      queue.prefetch(["a"], with: photo)
+      XCTAssertEqual(driver.runPreparations(), 1)
+      queue.cancelPrefetching(["a"], with: photo)  // UIKit cancels: the user turned back, then forth again
+      driver.runPass()  // takes the result in: it stays in the cache
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      XCTAssertEqual(cell.shown, ["image of a"], "not applied from the cache")
+      XCTAssertEqual(log.entries, ["a"])
+      let s = queue.statistics
+      XCTAssertEqual(s.cacheHits, 1)
+      XCTAssertEqual(s.wastedPreparations, 0, "a prefetched result a row applied counts as wasted")
+      XCTAssertTrue(s.isBalanced, s.summary)
     }
   }
 }

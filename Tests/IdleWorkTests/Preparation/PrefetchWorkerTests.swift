@@ -199,6 +199,46 @@ final class PrefetchWorkerTests: XCTestCase {
     }
   }
 
+  /// "They leave one free, so that the next visible row starts at once", within each queue's own bound: the pool's
+  /// limit is the largest `workers` of the queues using it, and a queue whose `workers` is below it still finds one
+  /// of its workers free for its next visible row during a scroll.
+  func testPrefetchesLeaveAWorkerFreeForAQueueWhoseBoundIsBelowThePools() {
+    MainActor.assumeIsolated {
+      // Another screen's queue with more workers: the pool may have 3 threads.
+      let other = IdleQueue(configuration: .init(workers: 3, resultCacheLimit: 1 << 20))
+      defer { other.invalidate() }
+      _ = other.core.preparationMade()
+      let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      defer { queue.invalidate() }
+      let (gates, started, line) = PrefetchWorkerTests.showARowWhilePrefetchesHoldTheWorkers(on: queue)
+      defer { Task { for gate in gates.values { await gate.open() } } }
+      // The next visible row, still during the scroll: it must find one of the queue's workers free.
+      line.pool.noteTracking(framesAreTight: true)
+      let next = PrefetchWorkerTests.showRow(1, on: queue)
+      spin(until: { next.shown == ["row 1"] }, timeout: 3)
+      XCTAssertEqual(
+        next.shown, ["row 1"],
+        "prefetches took every worker of the queue during a scroll (started: \(started.entries.sorted()))")
+    }
+  }
+
+  /// "Prefetches use every worker while nothing visible needs one": once the scroll that paced them is over (no
+  /// tracking pass for 0.1 s), a prefetch held back by the pacing starts on the idle worker, without waiting for a
+  /// running one to finish (a download: any time) or the idle worker to end after `idleTimeout`.
+  func testPrefetchesUseEveryWorkerAgainOnceTheScrollIsOver() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      defer { queue.invalidate() }
+      let (gates, started, _) = PrefetchWorkerTests.showARowWhilePrefetchesHoldTheWorkers(on: queue)
+      defer { Task { for gate in gates.values { await gate.open() } } }
+      // The scroll ends: no more tracking passes. p1 (a slow download) still runs; p2 should start on the free
+      // worker once the pacing lapses.
+      spin(until: { started.entries.count == 3 }, timeout: 3)
+      XCTAssertEqual(
+        started.entries.sorted(), ["p0", "p1", "p2"], "a prefetch stayed held back after the scroll ended")
+    }
+  }
+
   /// A synchronous preparation runs on the worker itself, not as a task on another thread.
   func testASynchronousPreparationRunsOnTheWorker() {
     MainActor.assumeIsolated {

@@ -161,4 +161,30 @@ final class PreparedConfigurationTests: XCTestCase {
       assertPreparedBalanced(queue)
     }
   }
+
+  /// A prepared cell task whose cell goes after its result arrived and before its apply is stale after
+  /// prepare, never applied, and the accounting balances.
+  func testAPreparedTaskWhoseCellGoesBeforeItsApplyIsStale() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      var cell: RichCell? = RichCell(number: 0)
+      var applied = 0
+      queue.bind(cell!, to: 0)
+      queue.addTask(for: cell!, at: 0) { _ in
+        "image"
+      } apply: { cell, value in
+        cell.label.text = value
+        applied += 1
+      }
+      XCTAssertEqual(driver.runPreparations(), 1)
+      cell = nil
+      driver.drain()
+      XCTAssertEqual(applied, 0)
+      let s = queue.statistics
+      XCTAssertEqual(s.skippedAsStale, 1, s.summary)
+      XCTAssertEqual(s.staleAfterPrepare, 1, s.summary)
+      XCTAssertTrue(s.isBalanced, s.summary)
+    }
+  }
 }

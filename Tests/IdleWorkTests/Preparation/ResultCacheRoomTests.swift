@@ -12,10 +12,10 @@ private func key(_ content: Int) -> PreparedContent {
   PreparedContent(valueType: ObjectIdentifier(Int.self), content: AnyHashable(content))
 }
 
-/// An adversarial review of the room the result cache keeps for the results on their way (29d430d): a result
-/// between the room and the limit emptied the cache and was then evicted by its own unpin; an over-limit result
-/// was not reckoned among those seen; pinned results of a huge limit overflowed the count.
-final class ResultCacheRoomReviewTests: XCTestCase {
+/// The room the result cache keeps for the results on their way: a result larger than the room is not kept and
+/// pushes nothing out (so it is never evicted by its own unpin), a result over the whole limit counts among those
+/// seen, and the room's arithmetic saturates — pinned results of a huge limit overflow nothing.
+final class ResultCacheRoomTests: XCTestCase {
   /// A value larger than the room (reckoned with it among the results seen) is not kept and pushes nothing out:
   /// the bytes kept stay within the room.
   func testAValueLargerThanTheRoomIsNotKeptAndEmptiesNothing() {
@@ -95,7 +95,7 @@ final class ResultCacheRoomReviewTests: XCTestCase {
   }
 
   /// Pinned results of a huge limit that alone exceed the room: a result whose bytes would overflow the count
-  /// beside them is not kept (the count trapped before).
+  /// beside them is not kept, and nothing traps.
   func testPinnedResultsOfAHugeLimitDoNotOverflowTheCount() {
     MainActor.assumeIsolated {
       let cache = ResultCache(limit: .max, reservedResults: 2)

@@ -132,4 +132,27 @@ final class ReentrancyTests: XCTestCase {
       assertPreparedBalanced(queue)
     }
   }
+
+  /// A task added by a running task runs in a later pass, as `addTask` says ("in a later idle pass"), even when the
+  /// budget would allow more in this one: five self-re-posting tasks under `.tasks(3)` run one per pass.
+  func testATaskAddedDuringAPassRunsInALaterPass() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue(budget: .tasks(3))
+      var runs: [Int] = []
+      @MainActor func post(_ n: Int) {
+        queue.addTask(key: n) {
+          runs.append(n)
+          if n < 5 { post(n + 1) }
+        }
+      }
+      post(1)
+      driver.runPass()
+      XCTAssertEqual(runs, [1])
+      XCTAssertTrue(driver.isPassRequested, "the re-posted task asks for a pass")
+      driver.runPass()
+      XCTAssertEqual(runs, [1, 2])
+      XCTAssertEqual(driver.drain(), 3)
+      XCTAssertEqual(runs, [1, 2, 3, 4, 5])
+    }
+  }
 }
