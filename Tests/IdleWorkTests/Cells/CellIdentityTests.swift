@@ -4,18 +4,17 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Cell identity beyond index paths (issue 16, item 9): table-view event sequences with inserts, deletes and
+/// Cell identity beyond index paths: table-view event sequences with inserts, deletes and
 /// moves, in which UIKit shows cells at new index paths without a new `cellForRowAt`, stepped on the manual
 /// driver with ``IdentityTable``, which calls the queue as an app with a diffable data source does: with item
 /// identifiers.
 ///
-/// Before items, the queue took only index paths, so the app had to pass them; each test says what that code
-/// did with the same sequence. (Checked by running these tests with the table passing index paths, which the
-/// queue still treats as it did: every test below then fails.)
+/// Each test also says what the same sequence does when the app passes index paths instead of items, which the
+/// queue treats as positions: with the table passing index paths, every test below fails.
 final class CellIdentityTests: XCTestCase {
   /// An insert above the visible rows pushes the last one off screen; UIKit reports it at its new index path.
-  /// Old code: `cellDidEndDisplaying(cell, at: newPath)` parked nothing, so the off-screen row's three draws
-  /// ran (executed 15, pending 0).
+  /// With index paths, `cellDidEndDisplaying(cell, at: newPath)` parks nothing, so the off-screen row's three
+  /// draws run (executed 15, pending 0).
   func testAnInsertAboveVisibleRowsKeepsTheirDrawsAndParksTheRowPushedOffScreen() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()
@@ -33,8 +32,8 @@ final class CellIdentityTests: XCTestCase {
   }
 
   /// A cell scrolled off, then shown again (`willDisplay` without `cellForRowAt`, as collection-view
-  /// prefetching does) after an insert above shifted its row. Old code: `cellWillDisplay(cell, at: newPath)`
-  /// took the cell for new content and dropped its draws, leaving it blank (drawn `[]`, 3 stale).
+  /// prefetching does) after an insert above shifted its row. With index paths, `cellWillDisplay(cell, at:
+  /// newPath)` takes the cell for new content and drops its draws, leaving it blank (drawn `[]`, 3 stale).
   func testACellShownAgainAfterAnInsertAboveKeepsItsDraws() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()
@@ -54,8 +53,8 @@ final class CellIdentityTests: XCTestCase {
   }
 
   /// A delete above shifts the rows below up; the row below the deleted one later scrolls off at its new
-  /// index path. Old code: that `cellDidEndDisplaying` named a path the cell was not bound to and parked
-  /// nothing, so the off-screen row's draws ran (pending 0).
+  /// index path. With index paths, that `cellDidEndDisplaying` names a path the cell is not bound to and parks
+  /// nothing, so the off-screen row's draws run (pending 0).
   func testADeleteAboveShiftsRowsUpAndTheirCellsStillPark() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()
@@ -73,8 +72,8 @@ final class CellIdentityTests: XCTestCase {
   }
 
   /// A move: UIKit moves the cell without reconfiguring it; later it scrolls off and comes back at its new
-  /// index path. Old code: parking missed it, and `willDisplay` at the new path rebound the cell and dropped
-  /// its draws (drawn `[]`, 3 stale).
+  /// index path. With index paths, parking misses it, and `willDisplay` at the new path rebinds the cell and
+  /// drops its draws (drawn `[]`, 3 stale).
   func testAMovedCellParksAndComesBackAtItsNewIndexPathWithItsDraws() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()
@@ -95,8 +94,8 @@ final class CellIdentityTests: XCTestCase {
   }
 
   /// Reused cells across inserts, deletes and moves: no draw ever lands on a cell showing another item or on
-  /// a cell off screen, and every task is accounted for. Old code: the draws of a row pushed off screen at its
-  /// new index path ran there.
+  /// a cell off screen, and every task is accounted for. With index paths, the draws of a row pushed off screen
+  /// at its new index path run there.
   func testASequenceOfEditsNeverMisdrawsAndAccountsForEveryTask() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue(maximumQueueLength: 100)
@@ -119,8 +118,8 @@ final class CellIdentityTests: XCTestCase {
     }
   }
 
-  /// Two tables share one queue (`IdleQueue.main`), both with a row 0. Old code: a cell task's key was its
-  /// index path, so cancelling one table's row cancelled the other's too (6 cancelled, not 3).
+  /// Two tables share one queue (`IdleQueue.main`), both with a row 0. With index paths as the cell tasks'
+  /// keys, cancelling one table's row cancels the other's too (6 cancelled, not 3).
   func testTwoTablesSharingAQueueCancelTheirOwnTasksByItem() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()
@@ -137,8 +136,8 @@ final class CellIdentityTests: XCTestCase {
   }
 
   /// Two tables sharing a queue, each giving its tasks its own key: one table's tasks are cancelled as a
-  /// group (its screen closed), the other's run. Old code: there was no key for cell tasks; by index path,
-  /// cancelling rows 0 and 1 cancelled both tables' tasks (12, not 6).
+  /// group (its screen closed), the other's run. By index path, cancelling rows 0 and 1 cancels both tables'
+  /// tasks (12, not 6).
   func testTwoTablesSharingAQueueCancelApartByAKeyOfTheirOwn() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()
@@ -155,9 +154,9 @@ final class CellIdentityTests: XCTestCase {
     }
   }
 
-  /// A resumable cell task follows its item the same way, and takes a key of its own. Old code (index paths):
-  /// the cell, bound at row 1 and reported off screen at row 2 after an insert above, was not parked, so its
-  /// slices ran off screen (and its key was its index path).
+  /// A resumable cell task follows its item the same way, and takes a key of its own. With index paths, the
+  /// cell, bound at row 1 and reported off screen at row 2 after an insert above, is not parked, so its slices
+  /// run off screen.
   func testAResumableCellTaskFollowsItsItemAndTakesAKey() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()

@@ -70,7 +70,7 @@ final class PrefetchTests: XCTestCase {
   }
 
   /// While the cache has room for the results on their way, prefetches do not wait for a pass to take them in:
-  /// a busy main thread at a fling's start (FeedDemo's `busy`) no longer holds back the rows about to appear. At
+  /// a busy main thread at a fling's start (FeedDemo's `busy`) does not hold back the rows about to appear. At
   /// most four results per worker wait even so: sizes measured small may bound nothing.
   func testPrefetchesGoOnWhileTheCacheHasRoomForTheirResults() {
     MainActor.assumeIsolated {
@@ -290,7 +290,7 @@ final class PrefetchTests: XCTestCase {
   /// Visible rows' preparations go first; prefetches after them, the nearest first: in the order they were asked
   /// for over every call, as UIKit hands them — a screen of rows, then each row as it comes into the window,
   /// farther than every row before it. A prefetch asked again while pending keeps its place. (Numbering each
-  /// call's contents from 0 put every later, farther row ahead of the earlier call's nearer ones.)
+  /// call's contents from 0 would put every later, farther row ahead of the earlier call's nearer ones.)
   func testVisibleRowsFirstThenPrefetchesInTheOrderAsked() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.prefetchingQueue()

@@ -4,7 +4,7 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Issue 4, item 6: bad input through the public API stops the program with a message naming the
+/// Bad input through the public API stops the program with a message naming the
 /// parameter and its valid range. Each case really crashes — in a child process running this same test
 /// method with `IDLEWORK_BAD_INPUT=<case>` set (see ``ChildProcess``); the parent checks the child's
 /// exit and standard error. `Budget.validationFailure` is also checked directly.
@@ -80,8 +80,7 @@ private enum BadInput: String, CaseIterable {
   case zeroTasksInSchedulerInit
   case negativeSecondsInSchedulerSetter
   case invalidatingTheSharedQueue
-  /// Issue 16 item 8: `invalidate()` is callable from any thread, and `IdleQueue.main` still refuses there
-  /// (this case did not compile before: `invalidate()` was main-actor).
+  /// `invalidate()` is callable from any thread, and `IdleQueue.main` still refuses there.
   case invalidatingTheSharedQueueOffTheMainThread
   case negativeManualClockAdvance
   case negativeEstimatedCost
@@ -91,7 +90,7 @@ private enum BadInput: String, CaseIterable {
   case secondQueueOnAManualDriver
   case timeUntilNextFrameReturningNaN
   case timeUntilNextFrameReturningInfinity
-  /// Issue 17 item 7: a pool of 0 workers, a negative result cache limit.
+  /// A pool of 0 workers, a negative result cache limit.
   case zeroWorkers
   case negativeWorkersInConfiguration
   case negativeResultCacheLimit

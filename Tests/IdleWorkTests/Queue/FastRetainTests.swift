@@ -4,7 +4,7 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Issue 11, hot path: apps retain their queue around every `addTask` (reading it from a property), and a
+/// The hot path: apps retain their queue around every `addTask` (reading it from a property), and a
 /// weakly referenced object takes the slow path for every retain and release — measured in FeedDemo, that
 /// alone doubled an addition. So nothing inside IdleWork refers to the queue object weakly: the scheduler
 /// and the queue directory (which handles look their queue up in) refer to its `QueueCore`.

@@ -5,17 +5,19 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Issue 16, items 7 and 8: a queue's start and end from any thread, on the real main run loop.
+/// A queue's start and end from any thread, on the real main run loop.
 ///
-/// - A queue released off the main thread releases its pending closures on the main thread (item 7).
+/// - A queue released off the main thread releases its pending closures on the main thread.
 /// - `IdleQueue.main`, `IdleQueue(configuration:)` and `invalidate()` can be used from any thread: from a
-///   network callback, from a library's own thread, from a screen's `deinit` (item 8).
+///   network callback, from a library's own thread, from a screen's `deinit` (several tests also pin this at
+///   compile time: none of the three is main-actor).
 ///
 /// The main thread waits for the background thread without turning the run loop where a test needs the
 /// queue not to have started yet, then spins the loop until the outcome (no sleeps).
 final class QueueLifetimeTests: XCTestCase {
-  /// Item 7. Fails on the code before the fix: the queue's state went with its last reference, so the three
-  /// pending closures (and the object they capture) were released on the background thread.
+  /// The queue's state outlives its last reference until the main thread ends it, so the three pending closures
+  /// (and the object they capture) are released on the main thread, not on the background thread that released
+  /// the queue.
   func testAQueueReleasedOffTheMainThreadReleasesItsPendingClosuresOnTheMainThread() {
     MainActor.assumeIsolated {
       let releasedOnMain = LockedBox<[Bool]>([])
@@ -44,10 +46,9 @@ final class QueueLifetimeTests: XCTestCase {
     }
   }
 
-  /// Item 8: a library creates its own queue on a background thread and adds work there and, before the
+  /// A library creates its own queue on a background thread and adds work there and, before the
   /// queue has started (the main thread is waiting, so the start hop has not run), on the main thread;
-  /// once the main loop runs, both run. Did not compile before the fix (`IdleQueue(configuration:)` was
-  /// main-actor).
+  /// once the main loop runs, both run.
   func testAQueueCreatedOnABackgroundThreadRunsWorkAddedBeforeItStarted() {
     MainActor.assumeIsolated {
       let ran = LockedBox<[String]>([])
@@ -69,8 +70,8 @@ final class QueueLifetimeTests: XCTestCase {
     }
   }
 
-  /// Item 8: the README's pairing, `IdleQueue.main` from a network callback. Did not compile before the fix
-  /// ("main actor-isolated class property 'main' can not be referenced from a Sendable closure").
+  /// The README's pairing, `IdleQueue.main` from a network callback (it must be reachable from a Sendable
+  /// closure).
   func testIdleQueueMainIsReachableFromABackgroundCallback() {
     MainActor.assumeIsolated {
       let accepted = LockedBox<Bool?>(nil)
@@ -84,9 +85,8 @@ final class QueueLifetimeTests: XCTestCase {
     }
   }
 
-  /// Item 8: `invalidate()` from a background thread refuses additions from other threads at once, and
-  /// ends the queue on the main thread: pending tasks cancelled, never run, their closures released there.
-  /// Did not compile before the fix (`invalidate()` was main-actor).
+  /// `invalidate()` from a background thread refuses additions from other threads at once, and ends the
+  /// queue on the main thread: pending tasks cancelled, never run, their closures released there.
   func testInvalidateFromABackgroundThreadRefusesAtOnceAndEndsTheQueueOnTheMainThread() {
     MainActor.assumeIsolated {
       let queue = IdleQueue()
@@ -118,8 +118,8 @@ final class QueueLifetimeTests: XCTestCase {
     }
   }
 
-  /// Item 8: the natural way for a screen to end the queue it owns, `deinit { queue.invalidate() }`, compiles
-  /// and ends it at once when the screen goes on the main thread. Did not compile before the fix.
+  /// The natural way for a screen to end the queue it owns, `deinit { queue.invalidate() }`, compiles and ends
+  /// it at once when the screen goes on the main thread.
   func testAScreensDeinitEndsTheQueueItOwns() {
     MainActor.assumeIsolated {
       var screen: Screen? = Screen()
@@ -133,8 +133,8 @@ final class QueueLifetimeTests: XCTestCase {
     }
   }
 
-  /// Item 8: a queue invalidated on its creating thread before its start hop ran never starts: the task
-  /// added before never runs, and no frame clock is made. Did not compile before the fix.
+  /// A queue invalidated on its creating thread before its start hop ran never starts: the task added before
+  /// never runs, and no frame clock is made.
   func testAnInvalidateOffTheMainThreadBeforeTheStartWins() {
     MainActor.assumeIsolated {
       let ran = LockedBox(false)
@@ -149,7 +149,7 @@ final class QueueLifetimeTests: XCTestCase {
     }
   }
 
-  /// Item 8: the same, invalidated on the main thread before the start hop ran.
+  /// The same, invalidated on the main thread before the start hop ran.
   func testAnInvalidateOnTheMainThreadBeforeTheStartWins() {
     MainActor.assumeIsolated {
       let ran = LockedBox(false)

@@ -4,7 +4,7 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Issue 11, hot path: keys are stored unboxed for `Int`, `IndexPath` and `String`, boxed otherwise, and
+/// The hot path: keys are stored unboxed for `Int`, `IndexPath` and `String`, boxed otherwise, and
 /// hashed only when a cancellation by key scans them. Cancelling by key must still match by type and value.
 final class TaskKeyTests: XCTestCase {
   private struct Custom: Hashable {
@@ -25,8 +25,8 @@ final class TaskKeyTests: XCTestCase {
     XCTAssertEqual(TaskKey(row(3)).hash, row(3).hashValue)
   }
 
-  /// A cell's stored item is compared with each call's item without building a key for it (issue 16, item 10):
-  /// the comparison must agree with comparing keys, for every storage.
+  /// A cell's stored item is compared with each call's item without building a key for it: the comparison must
+  /// agree with comparing keys, for every storage.
   func testAStoredKeyMatchesAnItemAsItMatchesTheItemsKey() {
     let items: [any Hashable] = [7, Int64(7), "a", "b", row(3), row(4), Custom(id: 1), Custom(id: 2)]
     for stored in items {

@@ -11,7 +11,7 @@ import XCTest
 final class TaskListCompactionTests: XCTestCase {
   /// Tasks added and run behind the pinned one in a queue. Enough that a list compacting only from its head
   /// holds ten times the bound; not more, because such a list makes every pass scan all of them (the test
-  /// would take minutes before the fix).
+  /// would then take minutes).
   static let cycles = 20_000
   /// What the list may store with one task pinned and one added at a time: a few thousand slots at most.
   static let storageBound = 2048

@@ -4,10 +4,9 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Issue 16, items 1–6 and its notes: the frame-deadline layer degrades to the no-frame behaviour instead
-/// of spinning or starving, forgets frames of another rate, lets fitting tasks past one that never fits
-/// during a scroll, frees released cells' parked tasks, survives huge clocks, and counts a `perform`
-/// withdrawn from another thread as cancelled. Each test says what the code before the fix did.
+/// The frame-deadline layer degrades to the no-frame behaviour instead of spinning or starving: a deadline that
+/// stays passed, frames of another rate, a task that never fits at the head during a scroll, huge clocks, and
+/// costs measured for one kind of task. Each test says what would go wrong without the behaviour it pins.
 final class DeadlineRobustnessTests: XCTestCase {
   typealias Frames = FrameDeadlineTests.Frames
 
@@ -19,11 +18,11 @@ final class DeadlineRobustnessTests: XCTestCase {
     driver.advance(by: 1.0 / 60)
   }
 
-  // MARK: 1. A passed deadline
+  // MARK: A passed deadline
 
-  /// Before: `FrameAdmission.decide` returned `.wait(0)` for a passed deadline, so every pass asked for
-  /// another at once and ran nothing: `drain(maximumPasses: 10_000)` ran all 10,000 passes and the task
-  /// never ran.
+  /// A passed deadline makes a pass wait for the clock, not ask for another at once: were a passed deadline
+  /// admitted as `.wait(0)`, every pass would ask for the next and run nothing (`drain(maximumPasses: 10_000)`
+  /// would run all 10,000 passes, and the task never).
   func testADeadlineThatStaysPassedNeitherSpinsNorStarves() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
@@ -68,8 +67,8 @@ final class DeadlineRobustnessTests: XCTestCase {
     }
   }
 
-  /// The real run loop, as the review measured it: before, ~10,000 loop turns in 0.5 s, no pass counted,
-  /// the task never ran.
+  /// The same on the real run loop: a few turns and one pass, where polling the clock would turn the loop
+  /// about 10,000 times in 0.5 s and never run the task.
   func testOnTheRealRunLoopAPassedDeadlineCostsAFewTurnsAndTheTaskRuns() {
     MainActor.assumeIsolated {
       let queue = IdleQueue(configuration: .init(scrolling: .fitToFrames(timeUntilNextFrame: { -0.005 })))
@@ -122,10 +121,10 @@ final class DeadlineRobustnessTests: XCTestCase {
     }
   }
 
-  // MARK: 2. The frame length follows the rate
+  // MARK: The frame length follows the rate
 
-  /// Before: the frame length was the most time left ever read: after one 60 Hz frame, then 120 Hz frames
-  /// only, a 10 ms task "fitted a frame" and waited for 10 ms left, which never came (1,000 passes).
+  /// The frame length follows the rate: were it the most time left ever read, then after one 60 Hz frame and
+  /// 120 Hz frames only, a 10 ms task would "fit a frame" and wait for 10 ms left, which never comes.
   func testAfterASwitchTo120HzATaskLongerThanAFrameRunsAtAFramesStart() {
     MainActor.assumeIsolated {
       let (queue, driver, frames) = FrameDeadlineTests.deadlineQueue(deadline: 1.0 / 60)
@@ -198,10 +197,10 @@ final class DeadlineRobustnessTests: XCTestCase {
     }
   }
 
-  // MARK: 3. A blocked head during a scroll
+  // MARK: A blocked head during a scroll
 
-  /// Before: a 20 ms task at the head, three 1 ms tasks behind it, 120 tracking passes at a 60 Hz frame's
-  /// start: none of the four ran.
+  /// A 20 ms task at the head, three 1 ms tasks behind it, 120 tracking passes at a 60 Hz frame's start: the
+  /// three run in FIFO order, and the head runs in the first idle pass.
   func testDuringAScrollATaskThatNeverFitsLetsTheTasksBehindItRun() {
     MainActor.assumeIsolated {
       let (queue, driver, frames) = FrameDeadlineTests.feedQueueThatKnows60Hz()
@@ -321,11 +320,10 @@ final class DeadlineRobustnessTests: XCTestCase {
     }
   }
 
-  // MARK: 4. Released cells
+  // MARK: Huge clocks
 
-  // MARK: 5. Huge clocks
-
-  /// Before: a conversion trap (`Int64(1e19)`), and `advance(by: 1e11)` the same (`UInt64(1e20)`).
+  /// A huge finite time left (`1e10` s) and a huge advance of the manual clock (`1e11` s) are clamped, where
+  /// converting them to nanoseconds would trap (`Int64(1e19)`, `UInt64(1e20)`).
   func testAHugeFiniteDeadlineAndAHugeAdvanceAreClamped() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
@@ -344,12 +342,10 @@ final class DeadlineRobustnessTests: XCTestCase {
     }
   }
 
-  // MARK: 6. A perform withdrawn from another thread
+  // MARK: Costs measured per kind
 
-  // MARK: Notes
-
-  /// Before: one average for every one-shot task, so one tiny measured keyed task made a never-measured
-  /// cell draw "known" (and cheap) during a scroll, and it ran mid-frame.
+  /// Costs are measured per kind of task: one tiny measured keyed task does not make a never-measured cell
+  /// draw "known" (and cheap) during a scroll, which would then run mid-frame.
   func testATinyMeasuredTaskDoesNotMakeACellDrawKnown() {
     MainActor.assumeIsolated {
       let (queue, driver, frames) = FrameDeadlineTests.feedQueue()

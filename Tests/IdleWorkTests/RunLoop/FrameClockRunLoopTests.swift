@@ -4,7 +4,7 @@ import XCTest
 
 @testable import IdleWork
 
-/// Issue 11 on the real main `CFRunLoop`: the frame clock's start and stop, and the wake-up at the
+/// Deadline-aware passes on the real main `CFRunLoop`: the frame clock's start and stop, and the wake-up at the
 /// deadline a waiting pass asks for.
 final class FrameClockRunLoopTests: XCTestCase {
   func testTheClockStartsWithPendingWorkAndStopsWhenTheQueueDrains() {

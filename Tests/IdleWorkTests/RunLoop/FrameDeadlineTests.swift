@@ -4,7 +4,7 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Issue 11: deadline-aware passes, on the manual driver with an injected frame clock and injected task
+/// Deadline-aware passes, on the manual driver with an injected frame clock and injected task
 /// costs (tasks advance the manual clock by their cost). The frame clock is "the deadline minus now".
 final class FrameDeadlineTests: XCTestCase {
   /// A frame clock the test moves: the deadline is an absolute time on the driver's clock, or `nil`.
@@ -53,7 +53,7 @@ final class FrameDeadlineTests: XCTestCase {
     return (queue, driver, frames)
   }
 
-  // MARK: 3. Admit only what fits
+  // MARK: Admit only what fits
 
   func testATaskWhosePredictedCostExceedsTheTimeLeftDoesNotStart() {
     MainActor.assumeIsolated {
@@ -149,7 +149,7 @@ final class FrameDeadlineTests: XCTestCase {
     }
   }
 
-  // MARK: 2. Know the cost
+  // MARK: Know the cost
 
   func testThePredictionFollowsMeasuredCosts() {
     MainActor.assumeIsolated {
@@ -236,7 +236,7 @@ final class FrameDeadlineTests: XCTestCase {
     }
   }
 
-  // MARK: 4. Slice to the deadline
+  // MARK: Slice to the deadline
 
   func testTheDeadlineAResumableSliceSeesIsTheFrames() {
     MainActor.assumeIsolated {
@@ -315,7 +315,7 @@ final class FrameDeadlineTests: XCTestCase {
     }
   }
 
-  // MARK: .seconds no longer overruns
+  // MARK: A .seconds budget overruns by no more than the prediction error
 
   func testSecondsBudgetOverrunsByNoMoreThanThePredictionError() {
     MainActor.assumeIsolated {
@@ -345,7 +345,7 @@ final class FrameDeadlineTests: XCTestCase {
     }
   }
 
-  // MARK: 1. The clock's start and stop (manual driver; the real loop is in FrameClockRunLoopTests)
+  // MARK: The clock's start and stop (manual driver; the real loop is in FrameClockRunLoopTests)
 
   func testTheFrameClockRunsOnlyWhileTasksArePending() {
     MainActor.assumeIsolated {

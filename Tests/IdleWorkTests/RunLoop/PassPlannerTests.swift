@@ -3,7 +3,7 @@ import XCTest
 
 @_spi(IdleWorkTesting) @testable import IdleWork
 
-/// Issue 16, "Shape": every decision a pass makes, as a pure function of the candidate, the predictor, the
+/// Every decision a pass makes, as a pure function of the candidate, the predictor, the
 /// budgets and the clock's reading — no queue, no run loop.
 final class PassPlannerTests: XCTestCase {
   static let ms: UInt64 = 1_000_000

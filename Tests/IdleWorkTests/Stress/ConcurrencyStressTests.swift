@@ -4,7 +4,7 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Issue 4, item 3: 8 threads add 100,000 tasks through `addTaskFromAnyThread` while the main thread drains
+/// 8 threads add 100,000 tasks through `addTaskFromAnyThread` while the main thread drains
 /// them on the real main run loop and, at times, cancels by key. Every task must be accounted for: run
 /// exactly once, on the main thread, or cancelled and never run.
 ///

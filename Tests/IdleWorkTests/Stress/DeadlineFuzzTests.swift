@@ -4,7 +4,7 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Issue 16: randomized sequences on the manual driver that mix frame clocks (none, ticking at a rate
+/// Randomized sequences on the manual driver that mix frame clocks (none, ticking at a rate
 /// that changes, a deadline that stays passed, a deadline far ahead), cells shown, parked, configured again
 /// and released, tasks of every form with costs up to longer than a frame, idle and scroll passes — and
 /// check after every step:

@@ -5,9 +5,9 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Issue 4, item 5: the faults earlier libraries of this kind died of (Texture#518 spinning at 100% CPU,
-/// Texture#27 crashing during deallocation, stalls when the loop slept; DWURunLoopWorkDistribution breaking
-/// when a task removes tasks), each on the real main run loop unless the point is exact accounting.
+/// The faults earlier libraries of this kind died of (Texture spinning at 100% CPU, and crashing during
+/// deallocation; stalls when the loop slept; DWURunLoopWorkDistribution breaking when a task removes tasks),
+/// each on the real main run loop unless the point is exact accounting.
 final class FaultTests: XCTestCase {
   // MARK: Invalidate while other threads add
 

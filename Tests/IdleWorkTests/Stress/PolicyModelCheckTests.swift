@@ -4,7 +4,7 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Issue 4, items 1 and 2: seeded random operation sequences applied in lock step to the real ``IdleQueue``
+/// Seeded random operation sequences applied in lock step to the real ``IdleQueue``
 /// (on a manual pass driver and clock) and to ``ReferenceQueueModel``, compared after every operation —
 /// executed order, pending count, every statistics field, the accounting identity, operation results,
 /// handles, pass requests and which task closures are still alive.

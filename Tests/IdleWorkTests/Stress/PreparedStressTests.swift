@@ -3,7 +3,7 @@ import XCTest
 
 @testable import IdleWork
 
-/// Issue 17 item 7: thousands of prepared tasks on a real queue with several workers, the main thread
+/// Thousands of prepared tasks on a real queue with several workers, the main thread
 /// cancelling, rebinding cells and moving them off and on screen while renders run; renders poll
 /// `isCancelled`, some throw, some share content. Every task must be accounted for exactly, no apply may
 /// reach a cell that shows something else, and every worker must end with the queue. Run under TSan:

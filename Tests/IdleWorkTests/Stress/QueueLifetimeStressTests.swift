@@ -3,14 +3,14 @@ import XCTest
 
 @testable import IdleWork
 
-/// Issue 16, items 7 and 8, under threads: 4 threads each create 150 queues, add to them and to
+/// A queue's start and end from any thread, under threads: 4 threads each create 150 queues, add to them and to
 /// `IdleQueue.main` from there, and end them — `invalidate()` then release, release alone, or hand the queue
 /// to the main thread, which adds to it and invalidates it — while the main thread turns its run loop.
 ///
 /// Every closure must be released on the main thread (none left alive), and every task that ran must have
 /// run there, at most once. Run under ThreadSanitizer (`.ci/run` does) it checks the start and end hops for
-/// races. Did not compile before the fix (`IdleQueue(configuration:)` and `invalidate()` were main-actor,
-/// `IdleQueue.main` unreachable from a background thread).
+/// races. It also pins at compile time that `IdleQueue(configuration:)`, `invalidate()` and `IdleQueue.main` are
+/// usable from a background thread.
 final class QueueLifetimeStressTests: XCTestCase {
   func testThreadsCreateUseAndEndQueuesWhileTheMainLoopRuns() {
     MainActor.assumeIsolated {

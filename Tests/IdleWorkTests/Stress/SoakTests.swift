@@ -4,7 +4,7 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Issue 4, item 4: a million tasks through a capacity-30 queue — cell tasks whose cells are reused for
+/// A million tasks through a capacity-30 queue — cell tasks whose cells are reused for
 /// other rows (stale) or freed (gone), plain tasks, evictions, cancels — with resident memory measured
 /// after a warm-up and at the end, and every task closure and every freed cell probed for release.
 ///
