@@ -4,9 +4,14 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Eviction and cancels reach a prepared task's render: one not started is dropped, one running is told
-/// (`isCancelled()` turns true).
+/// Eviction, cancels and a cell configured again reach a prepared task's render: one not started is dropped, one
+/// running is told (`isCancelled()` turns true), and a render that never arrives frees what its tasks capture.
 final class RenderCancellationTests: XCTestCase {
+  typealias Cell = PreparedTaskTests.Cell
+
+  /// Detects when an object that a `prepare` (any thread) captures is freed.
+  final class SendableProbe: Sendable {}
+
   /// Capacity 0 evicts a prepared task at once and drops its render unstarted; a full queue evicts the
   /// oldest waiting task, whose render a running worker is then told is cancelled.
   func testEvictionDropsOrCancelsTheRender() {
@@ -91,6 +96,61 @@ final class RenderCancellationTests: XCTestCase {
       XCTAssertEqual(s.failed, 0, "a task cancelled before its render threw is cancelled, not failed")
       XCTAssertEqual(s.wastedPreparations, 0)
       assertPreparedBalanced(queue)
+    }
+  }
+
+  /// A render dropped before it started (its task cancelled, its cell configured again) or running when the
+  /// queue ends frees its `prepare` and `apply` and what they capture (a render and its requests must not hold each
+  /// other).
+  func testARenderThatNeverArrivesFreesWhatItsTasksCapture() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      weak var cancelledCapture: SendableProbe?
+      weak var reboundCapture: SendableProbe?
+      weak var endedCapture: SendableProbe?
+      let cell = Cell()
+      do {
+        let probe = SendableProbe()
+        cancelledCapture = probe
+        let handle = queue.addTask(key: "cancelled") { _ in
+          withExtendedLifetime(probe) { 1 }
+        } apply: { _ in
+          withExtendedLifetime(probe) {}
+        }
+        XCTAssertTrue(handle.cancel())
+      }
+      do {
+        let probe = SendableProbe()
+        reboundCapture = probe
+        queue.bind(cell, to: 0)
+        queue.addTask(for: cell, at: 0) { _ in
+          withExtendedLifetime(probe) { "row 0" }
+        } apply: { cell, value in
+          withExtendedLifetime(probe) { cell.shown.append(value) }
+        }
+        queue.bind(cell, to: 1)  // the render is dropped unstarted; the stale task leaves at the next pass
+      }
+      XCTAssertEqual(driver.runPreparations(), 0, "both renders were dropped before they started")
+      driver.runPass()
+      assertPreparedBalanced(queue)
+      XCTAssertNil(cancelledCapture, "a cancelled task's closures outlive it")
+      XCTAssertNil(reboundCapture, "a rebound cell's task's closures outlive it")
+      do {
+        let probe = SendableProbe()
+        endedCapture = probe
+        queue.addTask(key: "running at the end") { _ in
+          // Runs by hand on the main thread: the queue ends while this render runs.
+          MainActor.assumeIsolated { queue.invalidate() }
+          return 1
+        } apply: { _ in
+          withExtendedLifetime(probe) {}
+        }
+      }
+      XCTAssertEqual(driver.runPreparations(), 1)
+      assertPreparedBalanced(queue)
+      XCTAssertEqual(queue.statistics.cancelled, 2)
+      XCTAssertNil(endedCapture, "a task of an ended queue keeps its apply alive")
+      XCTAssertEqual(cell.shown, [])
     }
   }
 }
