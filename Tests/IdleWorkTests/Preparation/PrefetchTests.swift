@@ -4,8 +4,8 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Prefetching, stepped by hand: rows ready before they appear, in the order the workers take them, and
-/// cancelled as UIKit cancels them.
+/// Prefetching, stepped by hand: rows ready before they appear, in the order the workers take them, shared with
+/// the rows that ask for them, and cancelled as UIKit cancels them.
 final class PrefetchTests: XCTestCase {
   final class Cell {
     var shown: [String] = []

@@ -4,7 +4,8 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// Prepared tasks and a cell's configurations, stepped by hand.
+/// Prepared tasks and a cell's configurations — the same content again, another row, a released cell — stepped by
+/// hand: a result reaches only the configuration it was prepared for.
 final class PreparedConfigurationTests: XCTestCase {
   typealias Cell = PreparedTaskTests.Cell
 

@@ -5,8 +5,8 @@ import XCTest
 @testable import IdleWork
 @testable import IdleWorkTesting
 
-/// The process's one worker pool, on real workers: its bound, its order across queues, and where what a
-/// render captured is freed.
+/// The process's one worker pool, on real workers: its bound, its order across queues, where what a render
+/// captured is freed, and that one queue's renders are not held back by another queue's ended work.
 final class WorkerPoolTests: XCTestCase {
   /// Records the thread it is freed on, and whether the pool's lock was free then.
   final class ReleaseProbe: Sendable {
