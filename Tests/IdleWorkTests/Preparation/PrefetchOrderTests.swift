@@ -1,0 +1,173 @@
+import Foundation
+import XCTest
+
+@testable import IdleWork
+@testable import IdleWorkTesting
+
+/// The order prefetches start in: the order they were asked for, over every call and queue; a prefetch that ended
+/// (cancelled, taken over) leaves no place behind on its render; past the queue's length the oldest asked go.
+final class PrefetchOrderTests: XCTestCase {
+  typealias Cell = PrefetchTests.Cell
+
+  /// A cancelled prefetch asked again is asked last: it goes to the back.
+  func testCancelledThenAskedAgainGoesToTheBack() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
+      queue.prefetch(["a", "b", "c"], with: photo)
+      queue.cancelPrefetching(["a"], with: photo)
+      queue.prefetch(["a"], with: photo)
+      XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
+      XCTAssertEqual(log.entries, ["b", "c", "a"])
+    }
+  }
+
+  /// A pending prefetch asked again in a later call, with a new one ahead of it, keeps its place.
+  func testAskedAgainInALaterCallKeepsItsPlace() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
+      queue.prefetch(["a", "b"], with: photo)
+      queue.prefetch(["c", "a"], with: photo)
+      XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
+      XCTAssertEqual(log.entries, ["a", "b", "c"])
+    }
+  }
+
+  /// A prefetch joining a visible row's preparation in flight (the `inFlight` branch) takes its place in
+  /// the order asked once the cell goes off screen.
+  func testPrefetchJoiningAVisibleRowsRenderThenCellOffScreen() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, preparing: "x", with: photo) { cell, image in cell.shown.append(image) }
+      queue.prefetch(["p"], with: photo)
+      queue.prefetch(["x"], with: photo)  // joins x's render in flight
+      queue.cellDidEndDisplaying(cell, at: 0)  // x is now wanted by the prefetch only
+      XCTAssertEqual(PrefetchTests.prepareAll(driver), 2)
+      XCTAssertEqual(log.entries, ["p", "x"])
+    }
+  }
+
+  /// Prefetches go before discardable tasks.
+  func testPrefetchesBeforeDiscardableTasks() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, preparing: "d", with: photo, discardable: true) { c, i in c.shown.append(i) }
+      queue.prefetch(["p", "q"], with: photo)
+      XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
+      XCTAssertEqual(log.entries, ["p", "q", "d"])
+    }
+  }
+
+  /// A prefetch that joined a discardable task's render and was cancelled: the task is discardable again, and
+  /// goes after the prefetches asked later (the docs: "then prefetches ...; then discardable tasks").
+  func testDiscardableTaskAfterItsJoinedPrefetchIsCancelled() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, preparing: "d", with: photo, discardable: true) { c, i in c.shown.append(i) }
+      queue.prefetch(["d"], with: photo)  // joins the discardable task's render
+      queue.cancelPrefetching(["d"], with: photo)
+      queue.prefetch(["p", "q"], with: photo)
+      XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
+      XCTAssertEqual(log.entries, ["p", "q", "d"])
+    }
+  }
+
+  /// A discardable visible task that took a prefetch over is a discardable task: after the other prefetches.
+  func testDiscardableTaskTakingAPrefetchOverGoesAfterPrefetches() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
+      queue.prefetch(["a", "b", "c"], with: photo)
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, preparing: "a", with: photo, discardable: true) { c, i in c.shown.append(i) }
+      XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
+      XCTAssertEqual(log.entries, ["b", "c", "a"])
+    }
+  }
+
+  /// A prefetch taken over by a visible row whose cell then goes off screen, asked again later (joining the
+  /// render in flight): "in the order they were asked for" puts it after the prefetches asked in between.
+  func testTakenOverThenOffScreenThenAskedAgainIsInTheOrderAsked() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
+      queue.prefetch(["a", "b", "c"], with: photo)
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { c, i in c.shown.append(i) }
+      queue.cellDidEndDisplaying(cell, at: 0)  // a's render: wanted by nobody now
+      queue.prefetch(["d"], with: photo)
+      queue.prefetch(["a"], with: photo)  // asked again: the last asked
+      XCTAssertEqual(PrefetchTests.prepareAll(driver), 4)
+      XCTAssertEqual(log.entries, ["b", "c", "d", "a"])
+    }
+  }
+
+  /// Two queues: one sequence over both (the distances, as the manual driver gives each queue its own pool).
+  func testTwoQueuesShareOneOrder() {
+    MainActor.assumeIsolated {
+      let (first, _, _, photo) = PrefetchTests.prefetchingQueue()
+      let (second, _, _, _) = PrefetchTests.prefetchingQueue()
+      first.prefetch(["a"], with: photo)
+      second.prefetch(["b"], with: photo)
+      first.prefetch(["c"], with: photo)
+      @MainActor func distance(_ queue: IdleQueue, _ name: String) -> Int {
+        queue.core.preparation!.prefetches[photo.key(name)]!.render.distance
+      }
+      let (a, b, c) = (distance(first, "a"), distance(second, "b"), distance(first, "c"))
+      XCTAssertLessThan(a, b)
+      XCTAssertLessThan(b, c)
+    }
+  }
+
+  /// The same content twice in one `prefetch` batch (two rows about to appear show the same photo) takes the nearer
+  /// distance, as a prefetch asked again does, not that of its later, farther occurrence.
+  func testContentTwiceInOneBatchTakesTheNearerDistance() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
+      _ = queue
+      queue.prefetch(["a", "b", "a"], with: photo)
+      XCTAssertEqual(driver.runPreparations(maximum: 1), 1)
+      XCTAssertEqual(log.entries, ["a"], "the nearest row's content went after a farther one")
+    }
+  }
+
+  /// A key prefetched, cancelled and prefetched again (the user scrolling back and forth over the same rows) leaves
+  /// no copies behind: `prefetchOrder` stays bounded by the pending prefetches however many cycles come (and each
+  /// `prefetch` filters all of it).
+  func testPrefetchOrderStaysBoundedThroughPrefetchAndCancelCycles() {
+    MainActor.assumeIsolated {
+      let (queue, _, _, photo) = PrefetchTests.prefetchingQueue()
+      for _ in 0..<1_000 {
+        queue.prefetch(["a"], with: photo)
+        queue.cancelPrefetching(["a"], with: photo)
+      }
+      queue.prefetch(["a"], with: photo)
+      let preparation = queue.core.preparation!
+      let kept = preparation.prefetchOrder.count - preparation.prefetchOrderHead
+      XCTAssertEqual(preparation.prefetches.count, 1)
+      XCTAssertLessThanOrEqual(kept, 128, "prefetchOrder holds \(kept) keys for 1 pending prefetch")
+    }
+  }
+
+  /// Past the queue's length "the oldest go": a key prefetched, cancelled and prefetched again is the newest, and
+  /// its first, cancelled place in `prefetchOrder` does not make the eviction take it instead of the oldest pending
+  /// one.
+  func testAPrefetchAskedAgainAfterItsCancelIsNotEvictedAsTheOldest() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 2)
+      queue.prefetch(["a"], with: photo)
+      queue.cancelPrefetching(["a"], with: photo)
+      queue.prefetch(["b"], with: photo)  // the oldest pending prefetch
+      queue.prefetch(["a"], with: photo)
+      queue.prefetch(["c"], with: photo)  // one too many: b should go
+      XCTAssertEqual(driver.runPreparations(), 2)
+      XCTAssertEqual(log.entries.sorted(), ["a", "c"], "the newest prefetch was evicted, not the oldest")
+      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+    }
+  }
+}
