@@ -1,5 +1,4 @@
-/// How a queue's prefetches ended, added to its statistics: each prefetch that started a preparation counts
-/// once as added and ends as exactly one of these, or is pending.
+/// How a queue's prefetches ended: each one added ends as exactly one of these, or is pending.
 struct PrefetchCounts {
   var added = 0
   /// Its result was kept in the cache, or a task for the same content took its preparation over.

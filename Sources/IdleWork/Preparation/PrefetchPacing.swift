@@ -1,22 +1,13 @@
 /// When prefetches leave a worker free: the worker pool's pacing rule, a value of the moments it depends on
-/// (nanoseconds on one clock), so that tests step it exactly. The pool keeps one under its lock.
+/// (nanoseconds on one clock), so tests step it exactly. The pool keeps one under its lock.
 ///
-/// Prefetches are paced while three things hold:
-/// - a scroll is tracked (a tracking pass within the last ``linger``);
-/// - a visible row's preparation lately found no worker free (within ``linger``);
-/// - the main thread's frames were lately tight (within ``linger``): a tracking pass found less than 8.3 ms left
-///   after the main thread's work, or the deadline passed (``FrameClock/framesAreTight(now:)``).
-///
-/// Paced, prefetches use all workers but one (at least one) — of the pool, and of each queue's own bound — so that
-/// the next visible row finds one, and the main thread, which has frames to make, a core. Texture runs one render
-/// thread fewer while a scroll is tracked for the same reason. Otherwise they use every worker: keeping ahead of
-/// the scroll is what keeps rows from appearing blank, and a frame with time to spare loses nothing to a worker
-/// that takes a core for a few milliseconds. (In FeedDemo at 60 Hz, pacing only with tight frames left less blank
-/// time than pacing whenever a visible row waited: see the *Preparing off the main thread* article. At 120 Hz every
-/// frame is tight, and the pacing is as before.)
+/// Prefetches are paced while, within the last ``linger``, a scroll was tracked, a visible row's preparation
+/// found no worker free, and the frames were tight (``FrameClock/framesAreTight(now:)``). Paced, they use all
+/// workers but one, so the next visible row finds one and the main thread a core; otherwise every worker, since
+/// keeping ahead of the scroll is what keeps rows from appearing blank.
 struct PrefetchPacing {
-  /// How long each of the three lasts after the moment that set it: 0.1 s, six 60 Hz frames (a tracking pass
-  /// comes every frame while a scroll lasts).
+  /// How long each of the three lasts after the moment that set it: a few frames (a tracking pass comes every
+  /// frame while a scroll lasts).
   static let linger: UInt64 = 100_000_000
 
   /// When a tracking pass last ran (`nil`: never).
@@ -43,8 +34,7 @@ struct PrefetchPacing {
     return now < endsAt
   }
 
-  /// When the pacing ends if nothing renews it: the earliest of the three moments' ends (`nil`: one of them
-  /// never happened).
+  /// When the pacing ends if nothing renews it (`nil`: one of the three never happened).
   var endsAt: UInt64? {
     guard let tracked, let visibleRowWaited, let framesWereTight else { return nil }
     return min(tracked, visibleRowWaited, framesWereTight) &+ Self.linger

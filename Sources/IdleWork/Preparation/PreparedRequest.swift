@@ -1,23 +1,18 @@
 import Foundation
 
-/// The main-thread side of one prepared task: the render it waits for, its `apply`, and what it counts in
-/// the render's request counts (see ``Render``).
-///
-/// A task queued by `addTask(…prepare:apply:)` is an entry of the queue's list like any other; its work is
-/// `.prepared(request)`. It is passed over (``EntryState/preparing``) until the render's result arrives,
-/// then runs — applies — in a pass under the same rules as every task.
+/// The main-thread side of one prepared task: the render it waits for, its `apply`, and what it adds to the
+/// render's request counts. An entry of the queue's list like any other (`.prepared(request)`), passed over
+/// (``EntryState/preparing``) until the result arrives.
 @MainActor
 final class PreparedRequest {
-  /// The render whose result this task applies; several tasks share one for the same content.
+  /// Several tasks share one render for the same content.
   let render: Render
   /// Applies the result: given the cell (`nil` for a plain task) and the value `prepare` returned.
   let apply: @MainActor (AnyObject?, any Sendable) -> Void
   /// The cell configuration the task belongs to; `nil` for a plain task.
   let binding: CellBinding?
   let isDiscardable: Bool
-  /// The task's sequence number in the list.
   var seq: UInt64 = 0
-  /// The result, once it has arrived.
   private(set) var value: (any Sendable)?
   /// Whether the task still counts in the render's `live` count (it has not left the list).
   private(set) var isLive = true
@@ -43,7 +38,6 @@ final class PreparedRequest {
     return (1, isWanted ? 1 : 0, isWanted && !isDiscardable ? 1 : 0, binding == nil ? 0 : 1)
   }
 
-  /// Joins the render: its counts go up by this task's.
   func join(_ line: RenderLine) {
     let counts = counts
     line.adjust(render, live: counts.live, wanted: counts.wanted, urgent: counts.urgent, cells: counts.cells)
@@ -57,8 +51,7 @@ final class PreparedRequest {
     line.adjust(render, wanted: step, urgent: isDiscardable ? 0 : step)
   }
 
-  /// The task left the list (or its configuration was replaced): its counts leave the render. Returns
-  /// whether it was live.
+  /// The task left the list (or its configuration was replaced): its counts leave the render.
   @discardableResult
   func leave(_ line: RenderLine) -> Bool {
     guard isLive else { return false }
@@ -68,7 +61,6 @@ final class PreparedRequest {
     return true
   }
 
-  /// The result arrived.
   func deliver(_ value: any Sendable) {
     self.value = value
   }

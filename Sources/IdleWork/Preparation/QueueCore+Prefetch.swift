@@ -1,30 +1,23 @@
 import Foundation
 
-/// Prefetching: preparations started for rows about to appear, before any cell asks for them, so that the
-/// row's first `cellForRowAt` finds its result in the cache — or joins the preparation under way.
+/// Prefetching: preparations started for rows about to appear, so the row's first `cellForRowAt` finds its
+/// result cached, or joins the preparation under way.
 ///
-/// A prefetch is not a task: it is not in the task list, so it never evicts, delays or starves a visible
-/// row's task, and it has no `apply`. It is a request on a render, as a task is: the render runs while some
-/// request wants it. The pool starts renders that visible rows want first (every queue's), then prefetches
-/// nearest first, paced during scrolls whose frames are tight (see `PrefetchPacing`). A task for the same content
-/// takes a pending prefetch's render over (the prefetch ends as executed): it becomes visible work, and a cancel of
-/// the prefetch no longer stops it.
+/// A prefetch is a request on a render, not a task: it never evicts, delays or starves a visible row's task.
+/// A task for the same content takes its render over (the prefetch ends as executed), and cancelling the
+/// prefetch then leaves the render running.
 extension QueueCore {
-  /// What ``IdleQueue/prefetch(_:with:)`` does, for each content in the order given (the nearest first), after
-  /// every content asked for before (see ``prefetchesAsked``).
+  /// What ``IdleQueue/prefetch(_:with:)`` does, for each content in the order given (the nearest first).
   func prefetch(_ items: [(key: PreparedContent, work: RenderWork)], sizing: (@Sendable (any Sendable) -> Int)?) {
     guard !isInvalidated else { return }
     Validation.require(Validation.prefetchFailure(cacheLimit: cacheLimit))
     let preparation = preparationMade()
     // Results that finished and were not taken in yet go to the cache first: they are not prepared again.
     if preparation.line.hasArrivals { takeInPreparedResults() }
-    // Results kept already are about to be shown: they become the most recently used, the nearest last, so that
-    // the cache keeps them over the results of rows scrolled past — and the nearest longest. (Without this, the
-    // results of the farther rows prefetched next evicted the nearer rows' in FeedDemo's `dense` and `flingBack`,
-    // which showed them blank when the scroll turned back.)
+    // Results kept already are about to be shown: they become the most recently used, the nearest last, so the
+    // cache keeps them over rows scrolled past, and the nearest longest.
     for item in items.reversed() { preparation.cache.touch(item.key) }
-    // Past the queue's length the farthest rows of this call go (UIKit hands them nearest first), then the rows
-    // of older calls (see ``evictPrefetchesOverCapacity(_:)``).
+    // Past the queue's length the farthest rows of this call go, then older calls' (see below).
     var room = max(0, list.capacity)
     preparation.prefetchCalls += 1
     for item in items {
@@ -74,27 +67,24 @@ extension QueueCore {
     evictPrefetchesOverCapacity(preparation)
   }
 
-  /// Records `render` as the pending prefetch of `key`, in this call (``QueuePreparation/prefetchCalls``).
+  /// Records `render` as the pending prefetch of `key`, in this call.
   private func recordPrefetch(_ render: Render, key: PreparedContent, _ preparation: QueuePreparation) {
     preparation.nextPrefetchSerial += 1
     preparation.prefetches[key] = (render, preparation.nextPrefetchSerial)
     preparation.prefetchOrder.append((key, preparation.nextPrefetchSerial, preparation.prefetchCalls))
   }
 
-  /// The prefetches asked for so far, in every queue: each prefetch's place in the pool's order. UIKit hands rows
-  /// to `prefetchRowsAt` as they come into its window, the nearest first and the farther in later calls; so the
-  /// order they were asked for in — one process-wide sequence, over every queue and call — is nearest first.
+  /// The prefetches asked for so far, in every queue: each one's place in the pool's order. UIKit asks for the
+  /// nearest rows first, so this one process-wide sequence is nearest first.
   private static var prefetchesAsked = 0
 
-  /// The next place in the order prefetches were asked for (see ``prefetchesAsked``).
   private static func nextPrefetchDistance() -> Int {
     prefetchesAsked += 1
     return prefetchesAsked
   }
 
-  /// What ``IdleQueue/cancelPrefetching(_:with:)`` does: each pending prefetch ends as cancelled; its render,
-  /// unless a task waits for it, is dropped if it has not started and told it is cancelled if it runs. One that
-  /// finished already ends as executed: its result is kept, whenever a pass takes it in.
+  /// What ``IdleQueue/cancelPrefetching(_:with:)`` does: each pending prefetch ends as cancelled, or as executed if
+  /// its render finished (the result is kept).
   func cancelPrefetching(_ keys: [PreparedContent]) {
     guard let preparation else { return }
     for key in keys {
@@ -128,8 +118,7 @@ extension QueueCore {
     cancelPrefetching(Array(preparation.prefetches.keys))
   }
 
-  /// Takes the prefetch's request out of its render; returns whether the render had finished (its result is kept
-  /// for later all the same).
+  /// Takes the prefetch's request out of its render; returns whether the render had finished.
   @discardableResult
   private func endPrefetch(of render: Render, key: PreparedContent, _ preparation: QueuePreparation) -> Bool {
     let finished = preparation.line.hasFinished(render)
@@ -145,9 +134,8 @@ extension QueueCore {
     return finished
   }
 
-  /// More prefetches pending than the queue's maximum length: the oldest call's go first, the farthest of it first
-  /// (its rows were handed nearest first), counted evicted. Each call is passed over once, unless it is left
-  /// partly pending.
+  /// More prefetches pending than the queue's maximum length: the oldest call's go first, its farthest first,
+  /// counted evicted.
   private func evictPrefetchesOverCapacity(_ preparation: QueuePreparation) {
     let capacity = max(0, list.capacity)
     while preparation.prefetches.count > capacity, preparation.prefetchOrderHead < preparation.prefetchOrder.count {
@@ -168,9 +156,7 @@ extension QueueCore {
     }
   }
 
-  /// Keeps the order of prefetches proportional to the pending ones: entries whose prefetch ended (arrived,
-  /// cancelled, taken over, started again under a newer number) are dropped once they are most of it
-  /// (amortised O(1) per prefetch).
+  /// Drops the entries of ended prefetches from the order once they are most of it (amortised O(1)).
   private func compactPrefetchOrder(_ preparation: QueuePreparation) {
     let kept = preparation.prefetchOrder.count - preparation.prefetchOrderHead
     guard kept >= 64, kept > 2 * preparation.prefetches.count else { return }

@@ -12,30 +12,25 @@ final class QueuePreparation {
   var staleAfterPrepare = 0
   /// Renders finished and applied by no task (see ``IdleQueue/Statistics/wastedPreparations``).
   var wasted = 0
-  /// Renders kept joinable for a moment after a new configuration of their cell took their last request
-  /// (see `QueueCore.preparedDetached`): `cellForRowAt` binds a cell, then adds its tasks, and a reload of the
-  /// same row with the same content must join the render that is already running rather than start a second.
+  /// Renders kept joinable for a moment after a new configuration of their cell took their last request, so a
+  /// reload of the row with the same content joins the running render (see `QueueCore.preparedDetached`).
   var held: [Render] = []
   /// Whether a release of ``held`` is on its way to the main queue.
   var releaseOfHeldPending = false
-  /// The pending prefetch of each content (one per content, with the number it was started under), and the
-  /// prefetches in the order they were asked for, each with its call (for the capacity; an entry whose prefetch
-  /// ended, or was asked for again under a newer number, is skipped).
+  /// The pending prefetch of each content, with its serial, and the prefetches in the order asked for, with their
+  /// call (an entry whose prefetch ended, or was asked for again, is skipped).
   var prefetches: [PreparedContent: (render: Render, serial: UInt64)] = [:]
   var prefetchOrder: [(key: PreparedContent, serial: UInt64, call: UInt64)] = []
-  /// The `prefetch` calls so far.
   var prefetchCalls: UInt64 = 0
   var prefetchOrderHead = 0
   var nextPrefetchSerial: UInt64 = 0
   /// How prefetches ended (see ``IdleQueue/Statistics-swift.struct/added``).
   var prefetchCounts = PrefetchCounts()
-  /// Tasks applied at once from the cache.
   var cacheHits = 0
 
   init(line: RenderLine, cacheLimit: Int) {
     self.line = line
-    // Room for the results on their way: one a worker being prepared, and one a worker finished and waiting for
-    // a pass to take it in.
+    // Room for two results per worker: one being prepared, one finished and waiting for a pass.
     let (reserved, overflow) = line.limit.multipliedReportingOverflow(by: 2)
     self.cache = ResultCache(limit: cacheLimit, reservedResults: overflow ? Int.max : reserved)
   }

@@ -8,12 +8,9 @@ import Foundation
 /// are touched only by the queue's main-actor code; the rest are immutable. A render is always freed on the
 /// main thread, outside any lock (see ``WorkerPool``): what `prepare` captured is released there.
 final class Render: @unchecked Sendable {
-  /// Where a render stands.
   enum Phase {
-    /// Waiting for a worker (while no request wants it now — every requesting cell off screen — it waits
-    /// without being started).
+    /// Waiting for a worker (not started while no request wants it now).
     case waiting
-    /// A worker is running `prepare`.
     case running
     /// `prepare` returned or threw; the outcome waits for the main thread, or has reached it.
     case finished
@@ -28,37 +25,31 @@ final class Render: @unchecked Sendable {
     case error
   }
 
-  /// The work, run on a worker; its argument says whether it is cancelled. Guarded by the pool's lock: taken
-  /// out (``takePrepareLocked()``) when the render is dropped, so that what it captures is freed at once — by
-  /// the caller, on the main thread, outside the lock — not when the pool next tidies its list.
+  /// The work, run on a worker. Guarded by the pool's lock: taken out when the render is dropped
+  /// (``takePrepareLocked()``), so what it captures is freed at once, on the main thread, outside the lock.
   private var work: RenderWork?
-  /// The content key requests share the render and the cache by; `nil` for none.
+  /// The content key requests share the render and the cache by.
   let content: PreparedContent?
-  /// The queue's line into the worker pool.
   let line: RenderLine
 
   // Guarded by the pool's lock.
   var phase = Phase.waiting
   /// Requests that have not left (applied, stale, evicted, cancelled or failed).
   var live = 0
-  /// Live requests whose cell is on screen (or that have no cell): the render is started only while this is
-  /// above 0, so a row that left the screen does not spend a worker.
+  /// Live requests whose cell is on screen (or that have no cell): the render starts only while this is above 0.
   var wanted = 0
   /// Wanted requests that are not discardable: renders with some go before prefetches.
   var urgent = 0
-  /// What `prepare` gave, once it finished.
   var outcome: Result<any Sendable, any Error>?
-  /// Pool order among renders no visible request wants: a prefetch's place in the order prefetches were asked
-  /// for, the nearest first (`QueueCore.prefetchesAsked`; `Int.max` for a discardable task's render).
+  /// Pool order among renders no visible request wants: the prefetch's place, nearest first (`Int.max`: a
+  /// discardable task's).
   var distance = Int.max
-  /// When a visible request last came to want it — its cell's task was added, or the cell came back on screen —
-  /// in the pool's count of such moments: among visible rows' renders the pool starts the latest first (see
-  /// `WorkerPool.pickLocked()`).
+  /// When a visible request last came to want it, in the pool's count of such moments: the pool starts the latest
+  /// visible row first (`WorkerPool.pickLocked()`).
   var visibleSince: UInt64 = 0
-  /// Whether a worker started it while no visible request wanted it: it counts against the pool's prefetch
-  /// share until it ends.
+  /// Whether it started while no visible request wanted it: it counts against the prefetch share until it ends.
   var startedAsPrefetch = false
-  /// Live requests that belong to a cell (the rest are plain tasks or prefetches, which no cell ends).
+  /// Live requests that belong to a cell.
   var cells = 0
   /// Whether a check of the cells on the main thread is on its way, and when the last one was asked for.
   var cellCheckPending = false
@@ -70,39 +61,29 @@ final class Render: @unchecked Sendable {
   // Main thread only.
   /// Whether a live prefetch of its queue holds it (see `QueueCore.prefetch`).
   var isPrefetched = false
-  /// Whether a prefetch ever held it: a result that arrives with no task waiting then goes to the cache for later
-  /// (even if the prefetch was cancelled meanwhile), and counts wasted only if it leaves the cache unused.
+  /// Whether a prefetch ever held it: a result with no task waiting then goes to the cache for later.
   var wasPrefetched = false
-  /// Whether its result arrived for a prefetch alone (no task waiting): kept in the cache for later, it counts
-  /// wasted only if it leaves the cache unused, not when the render is settled.
+  /// Whether its result arrived for a prefetch alone: it counts wasted only if it leaves the cache unused.
   var keptForLater = false
-  /// The requests that joined the render and are still in the queue's list, in order. A request stops
-  /// counting (its own flag) when its configuration is replaced, and is removed when it leaves the list.
+  /// The requests that joined the render and are still in the queue's list, in order.
   var requests: [PreparedRequest] = []
-  /// Whether the outcome reached the main thread, and whether it was a value or an error.
   var arrival: Arrival = .none
-  /// Whether some request applied the result.
   var applied = false
-  /// Whether the render's end was counted (wasted or not), so that it is counted once.
+  /// Whether the render's end was counted, so it is counted once.
   var settled = false
   /// Its result's pin in the cache, held for its tasks (``ResultCache/pin(_:)``) until it is settled.
   var cachePin: ResultCache.Pin?
-  /// How the tasks waiting for the render size its result for the cache: each task's `resultBytes`, or the default
-  /// for its value's type (`ResultSize`), with the task it came with (`nil`: a prefetch's, one per render); tasks
-  /// without content bring nothing, their results are never cached. A task's sizing leaves with the task, but the
-  /// last one stays, so that a result is never cached at no size. Written on the main thread with the pool's lock
-  /// held, read there without it (no other thread writes it) and by the worker that made the result
-  /// (``sizingsLocked``).
+  /// How the waiting tasks size the result for the cache, with the task each came with (`nil`: a prefetch's); the
+  /// last stays, so a result is never cached at no size. Written on the main thread with the pool's lock held, read
+  /// there without it (no other thread writes it) and by the worker that made the result (``sizingsLocked``).
   private var sizings: [(owner: ObjectIdentifier?, size: @Sendable (any Sendable) -> Int)] = []
 
   /// Whether a request has not left, as the main thread sees it.
   @MainActor var hasLiveRequests: Bool { requests.contains { $0.isLive } }
 
-  /// Whether the work should stop: no request waits for it any more (cancelled, evicted, configured again,
-  /// stale), its queue ended, or every cell it works for was released. A released cell is only seen on the
-  /// main thread (a worker must not load a reference to a UI object: its release there could free it off the
-  /// main thread), so a poll asks the main thread to look, at most once per ``RenderLine/cellCheckInterval``;
-  /// a later poll sees the answer. Lock held.
+  /// Whether the work should stop: no request waits for it, its queue ended, or every cell it works for was
+  /// released. Only the main thread may look at cells (a worker must not hold a UI object), so a poll asks it to,
+  /// at most once per ``RenderLine/cellCheckInterval``; a later poll sees the answer. Lock held.
   func isCancelledLocked() -> Bool {
     if line.isClosed || live == 0 { return true }
     guard cells == live else { return false }
@@ -136,15 +117,13 @@ final class Render: @unchecked Sendable {
     sizings.remove(at: index)
   }
 
-  /// The size in bytes the cache counts for `value`, the render's result: the largest that a joined task
-  /// reports — overcounting a result only makes the cache keep less, while undercounting lets it grow past its
-  /// limit.
+  /// The size the cache counts for the result: the largest a joined task reports, since undercounting would let
+  /// the cache grow past its limit.
   @MainActor func resultBytes(of value: any Sendable) -> Int {
     Self.largestSize(of: value, by: sizings.map(\.size))
   }
 
-  /// The largest size `sizings` give `value` (0 for none, or only negative ones): how the cache counts a result,
-  /// on the main thread, and how the worker that made it counts it on its way there.
+  /// The largest size `sizings` give `value` (at least 0), on the main thread and on the worker alike.
   static func largestSize(of value: any Sendable, by sizings: [@Sendable (any Sendable) -> Int]) -> Int {
     sizings.reduce(0) { largest, sizing in max(largest, sizing(value)) }
   }
@@ -159,8 +138,7 @@ final class Render: @unchecked Sendable {
     if let resultBytes { sizings.append((nil, resultBytes)) }
   }
 
-  /// The sizings of the tasks joined so far, for the worker that made the result to measure it as the cache will
-  /// (``RenderLine/arrivedBytes``), outside the lock: the render holds them, so the copy never frees one. Lock held.
+  /// The sizings, for the worker to use outside the lock (the render holds them: the copy frees none). Lock held.
   var sizingsLocked: [@Sendable (any Sendable) -> Int] { sizings.map(\.size) }
 
   /// The work, for the worker that starts the render. Lock held.

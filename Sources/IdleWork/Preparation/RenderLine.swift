@@ -1,28 +1,24 @@
 import Foundation
 
-/// One queue's line into a ``WorkerPool``: the renders it submitted, the results that arrived for it, the
-/// wake-up of its run loop, and its bound — at most ``limit`` of its renders run at once
-/// (``IdleQueue/Configuration/workers``).
+/// One queue's line into a ``WorkerPool``: its renders, their arrived results, its run loop's wake-up, and its
+/// bound of ``limit`` renders at once (``IdleQueue/Configuration/workers``).
 ///
-/// A finished render's outcome is handed to the main thread through ``takeArrivals()``; the first arrival
-/// after each hand-over wakes the main run loop (`wake`), so a burst costs one wake-up. An outcome that
-/// arrives after ``close()`` is released on the main thread (it may hold a UI object).
+/// Outcomes reach the main thread through ``takeArrivals()``; only the first arrival after each take wakes the
+/// run loop, so a burst costs one wake-up. One arriving after ``close()`` is released on the main thread.
 ///
 /// `@unchecked Sendable`: `pool`, `limit`, `measuresResults`, `wake` and `checkCells` are immutable; every other
 /// field is read and written only with the pool's lock held.
 final class RenderLine: @unchecked Sendable {
   let pool: WorkerPool
-  /// Renders of this line running at once, at most.
   let limit: Int
-  /// Whether its queue has a result cache: only then does a worker measure a result it made (``arrived(bytes:)``).
+  /// Whether its queue has a result cache: only then do workers measure results (``arrived(bytes:)``).
   let measuresResults: Bool
   let wake: @Sendable () -> Void
-  /// Called on the main thread, at most once per ``cellCheckInterval`` while a render whose requests all
-  /// belong to cells runs and polls `isCancelled()`: the queue drops its requests whose cell was released, so
-  /// that a render no live cell waits for is told it is cancelled (see ``Render/isCancelledLocked()``).
+  /// Called on the main thread, at most once per ``cellCheckInterval``, while a render for cells only polls
+  /// `isCancelled()`: requests of released cells are dropped, so it learns it is cancelled.
   let checkCells: @Sendable (Render) -> Void
 
-  /// How often a running render's cells are checked on the main thread, at most: half a 60 Hz frame.
+  /// How often a running render's cells are checked, at most: about half a 60 Hz frame.
   static let cellCheckInterval: UInt64 = 8_000_000
 
   // Guarded by the pool's lock.
@@ -30,23 +26,22 @@ final class RenderLine: @unchecked Sendable {
   var arrivals: [Render] = []
   /// A prefetch of this line was held back because ``arrivals`` reached its bound: taking them in wakes workers.
   var prefetchWaitsForTakeIn = false
-  /// The bytes the result cache could take before it went over its limit, as of the last take-in
-  /// (``noteCache(free:)``); 0 from a take-in until the results taken are in the cache.
+  /// The cache's free bytes at the last take-in (``noteCache(free:)``); 0 until the results taken are cached.
   var cacheFree = 0
-  /// The largest result so far, as measured on arrival (every result the cache holds arrived so).
+  /// The largest result so far, measured on arrival.
   var largestResult = 0
-  /// The bytes of the results in ``arrivals``, measured by the workers that made them (``Render/sizingsLocked``).
+  /// The bytes of the results in ``arrivals``, measured by their workers (``Render/sizingsLocked``).
   var arrivedBytes = 0
   var isClosed = false
   var needsWake = true
-  /// Renders of this line running now, and the most at once.
+  /// Renders running now, and the most at once.
   var running = 0
   var peakRunning = 0
-  /// Renders of this line waiting to start that some request wants now.
+  /// Renders waiting to start that some request wants now.
   var wantedWaiting = 0
-  /// Renders of this line running now that started as prefetches.
+  /// Renders running now that started as prefetches.
   var prefetchesRunning = 0
-  /// Renders of this line running now (at most ``limit``), to cancel when the line closes.
+  /// Renders running now, to cancel when the line closes.
   var runningRenders: [Render] = []
 
   init(
@@ -75,8 +70,7 @@ final class RenderLine: @unchecked Sendable {
     pool.submitLocked(render)
   }
 
-  /// Changes a render's request counts; a waiting render that no request needs any more is dropped, and one
-  /// that becomes wanted gets a worker.
+  /// Changes a render's request counts: a waiting render no request needs is dropped; one newly wanted gets a worker.
   func adjust(_ render: Render, live: Int = 0, wanted: Int = 0, urgent: Int = 0, cells: Int = 0) {
     var released: Any?
     var cancelled: RenderCancellation?
@@ -106,16 +100,14 @@ final class RenderLine: @unchecked Sendable {
     cancelled?.cancel()  // `async` work is cancelled as a task
   }
 
-  /// Sets the pool order of a render a prefetch now wants (new, or joined): its place in the order prefetches
-  /// were asked for — the earlier, if it has one.
+  /// Sets the pool order of a render a prefetch now wants: the earlier of its places in the prefetch order.
   func setDistance(_ render: Render, _ distance: Int) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     render.distance = min(render.distance, distance)
   }
 
-  /// The render's prefetch ended (cancelled, evicted, taken over by a task): its place goes with it, so that a
-  /// discardable task keeping it waits after every prefetch, and a prefetch asking for it later takes its turn then.
+  /// The render's prefetch ended: its place goes, so a discardable task keeping it waits after every prefetch.
   func forgetDistance(_ render: Render) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
@@ -129,9 +121,8 @@ final class RenderLine: @unchecked Sendable {
     return render.phase == .finished
   }
 
-  /// Whether a request may still join the render: it waits or runs and some request still wants it (one that
-  /// lost all its requests may have been told it is cancelled), or it finished and its outcome waits for a pass
-  /// (a row reloaded meanwhile then applies it, rather than preparing it again).
+  /// Whether a request may still join the render: it waits or runs with a live request (else it may have been
+  /// told it is cancelled), or finished with its outcome awaiting a pass (a reloaded row then applies it).
   func isJoinable(_ render: Render) -> Bool {
     pool.condition.lock()
     defer { pool.condition.unlock() }
@@ -173,8 +164,7 @@ final class RenderLine: @unchecked Sendable {
     return taken
   }
 
-  /// The main thread put the results it took in into the result cache: `free` bytes are left before it goes over
-  /// its limit (see ``resultsOnTheirWayFit``).
+  /// The main thread cached the results it took in: `free` bytes are left under its limit.
   func noteCache(free: Int) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
@@ -183,12 +173,9 @@ final class RenderLine: @unchecked Sendable {
     if prefetchWaitsForTakeIn, resultsOnTheirWayFit { pool.arrivalsTakenLocked(self) }
   }
 
-  /// Whether the results on their way to the cache fit in what it had free at the last take-in: those waiting for
-  /// the main thread, at the size their workers measured, and those running and one more, each the size of the
-  /// largest result so far. Then, unless a result being prepared is larger than every one before it, they cannot
-  /// take the cache over its limit, and a prefetch need not wait for a pass to take them in. At most
-  /// ``waitingResultsCap`` results wait even so, whatever their size: sizes counted small (a class instance
-  /// measured by its reference) bound nothing. `false` before any result was cached. Lock held.
+  /// Whether the results on their way (those arrived, plus those running and one more at the largest size) fit
+  /// in the cache's free bytes, so a prefetch need not wait for a pass. Capped at ``waitingResultsCap``, since
+  /// sizes counted small bound nothing; `false` before any result was cached. Lock held.
   var resultsOnTheirWayFit: Bool {
     guard largestResult > 0, arrivals.count < waitingResultsCap else { return false }
     let (coming, overflow) = (running + 1).multipliedReportingOverflow(by: largestResult)
@@ -203,12 +190,11 @@ final class RenderLine: @unchecked Sendable {
     largestResult = max(largestResult, bytes)
   }
 
-  /// Results waiting for the main thread at most while prefetches go on: four per worker.
+  /// Results waiting for the main thread at most while prefetches go on.
   var waitingResultsCap: Int { 4 * limit }
 
-  /// Ends the line: its renders not started are dropped, running ones' outcomes will be released on the main
-  /// thread. Returns the arrivals not taken and the renders dropped, for the caller to release on the main
-  /// thread, outside the lock.
+  /// Ends the line: waiting renders are dropped, running ones cancelled. Returns the arrivals not taken and what
+  /// was dropped, for the caller to release on the main thread, outside the lock.
   func close() -> (arrivals: [(render: Render, outcome: Result<any Sendable, any Error>)], dropped: [Any]) {
     pool.condition.lock()
     isClosed = true

@@ -1,7 +1,6 @@
 import Foundation
 
-/// The work of one render, erased: what a worker runs. Given the render's context, it returns the value or
-/// throws.
+/// The work of one render, erased: what a worker runs.
 typealias RenderWork = @Sendable (RenderContext) throws -> any Sendable
 
 /// What a worker hands the render it runs.
@@ -14,8 +13,7 @@ struct RenderContext: Sendable {
   let isPrefetch: Bool
 }
 
-/// How a running render's cancellation reaches `async` work: the pool calls ``cancel()`` when no request
-/// waits for the render any more, or its queue ends; the work registers what to do then.
+/// How a running render's cancellation reaches `async` work, which registers what to do then.
 ///
 /// `@unchecked Sendable`: `cancelled` and `handler` are read and written only with `lock` held; the handler is
 /// called without it.
@@ -58,9 +56,8 @@ final class RenderCancellation: @unchecked Sendable {
   }
 }
 
-/// Runs `async` work for a worker: as a detached task — on Swift's cooperative pool, never on the main actor —
-/// while the worker waits on a semaphore (no polling), so that the pool's bound counts awaiting work as running
-/// work. The render's cancellation cancels the task.
+/// Runs `async` work for a worker as a detached task (never on the main actor) while the worker waits on a
+/// semaphore, so the pool's bound counts awaiting work as running.
 enum AsyncWork {
   static func run<T: Sendable>(
     _ context: RenderContext, _ body: @escaping @Sendable () async throws -> T
@@ -83,8 +80,8 @@ enum AsyncWork {
 /// One outcome handed from a task to the waiting worker.
 ///
 /// `@unchecked Sendable`: `outcome` is written once by the task before it signals `done`, and read by the worker
-/// after it waited on `done`: the semaphore orders the two. (The semaphore lives here, not in the task's
-/// closure: `DispatchSemaphore` is not `Sendable` in every SDK.)
+/// after it waited on `done`: the semaphore orders the two. (The semaphore lives here: `DispatchSemaphore` is not
+/// `Sendable` in every SDK.)
 final class OutcomeSlot<T>: @unchecked Sendable {
   private var outcome: Result<T, any Error>?
   private let done = DispatchSemaphore(value: 0)

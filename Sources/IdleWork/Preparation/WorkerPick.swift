@@ -1,16 +1,11 @@
 /// Which waiting preparation a free worker takes next: the pure rule behind ``WorkerPool``'s pick, decided from
-/// values so that tests step every case without threads (as ``PassPlanner`` is for passes).
+/// values so tests step every case without threads.
 ///
-/// 1. Preparations a visible row or a plain task wants go first, in every queue: first one that only plain tasks
-///    want (no row to leave the screen: the order they were added in); else the row that appeared last. The row
-///    that appeared last stays on screen the longest: when rows come faster than workers draw them (a fling), a
-///    worker started on the row about to leave draws a result that arrives after the row has gone.
-///    (SDWebImage's `SDWebImageDownloaderLIFOExecutionOrder` is the same order.)
-/// 2. Then prefetches, nearest first (the order the caller gives, UIKit's by default) — each only while its
-///    queue's cache has room for the results on their way, and within the pacing's share of the workers
-///    (``PrefetchPacing``).
-/// 3. A preparation no request wants now (every requesting cell off screen), or whose queue runs as many as its
-///    bound, waits.
+/// 1. Plain tasks' preparations first, in the order added; then the visible row that appeared last: it stays on
+///    screen longest, where in a fling the row about to leave would get its result after it has gone.
+/// 2. Then prefetches, nearest first, while their queue's cache has room for the results on their way and within
+///    the pacing's share (``PrefetchPacing``).
+/// 3. A preparation no request wants now, or whose queue is at its bound, waits.
 enum WorkerPick {
   /// A waiting preparation, as the rule sees it.
   struct Candidate: Equatable {
@@ -24,8 +19,7 @@ enum WorkerPick {
     var visibleSince: UInt64 = 0
     /// A prefetch's place in the order prefetches were asked for (smaller is nearer).
     var distance: Int = .max
-    /// Whether its queue's cache has room for one more result on its way (see
-    /// ``RenderLine/resultsOnTheirWayFit``).
+    /// Whether its queue's cache has room for one more result on its way (``RenderLine/resultsOnTheirWayFit``).
     var resultsFit: Bool = true
     /// Whether the pacing lets one more prefetch of its queue start.
     var pacingAllows: Bool = true
@@ -37,8 +31,8 @@ enum WorkerPick {
     var index: Int?
     /// Whether it starts as a prefetch (beneath visible work: it runs lowered, and counts against the pacing).
     var isPrefetch = false
-    /// Prefetches passed over because their queue's results on their way would not fit its cache: those queues
-    /// should wake a worker when a pass takes their results in. Reported only when nothing visible was chosen.
+    /// Prefetches passed over because their results on their way would not fit the cache: their queues wake a
+    /// worker when a pass takes results in. Reported only when nothing visible was chosen.
     var waitingForTakeIn: [Int] = []
     /// Whether a prefetch was passed over because of the pacing (a worker should look again when it ends).
     var heldBackByPacing = false

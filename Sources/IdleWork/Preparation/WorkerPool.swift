@@ -1,33 +1,16 @@
 import Foundation
 
-/// The one pool of long-lived worker threads that runs every queue's renders off the main thread
-/// (``shared``), as AsyncDraw, YYAsyncLayer and Texture each keep one process-wide pool: an app with a queue
-/// per screen, or per nested collection view, still has at most ``limit`` workers.
+/// The one process-wide pool of worker threads that runs every queue's renders (``shared``), so an app with a
+/// queue per screen still has at most ``limit`` workers: the largest ``IdleQueue/Configuration/workers`` of its
+/// queues. Each queue reaches it through its own ``RenderLine``, bounded by its own `workers`.
 ///
-/// Each queue reaches the pool through its own ``RenderLine`` (its arrivals, its wake-up, its share of the
-/// workers). Workers take work from the pool's own list rather than from one GCD dispatch per item, so that
-/// work that has not started can still be removed — by a cancel, a rebind, a row leaving the screen — and so
-/// that the order is the app's: renders that some on-screen, non-prefetch request of **any** queue wants go
-/// first — plain tasks' in submission order, then cells', the row that appeared last first (see ``pickLocked()``);
-/// prefetches (discardable requests only) after them; renders no request wants now (every requesting cell off
-/// screen) wait unstarted. A queue never has more than its own
-/// ``IdleQueue/Configuration/workers`` renders running at once; the pool never more than ``limit``: the largest
-/// `workers` of the queues that use it.
+/// Workers take work from the pool's own list, not one GCD dispatch per item, so unstarted work can be removed
+/// and the order is the app's (``pickLocked()``). Threads wait on a condition (never polling), end after
+/// ``idleTimeout``, and run at `userInitiated`; a prefetch runs lowered (``WorkerPriority``).
 ///
-/// Threads start when work comes and none is idle, wait on a condition (never polling), and end after
-/// ``idleTimeout`` without work and when no queue uses the pool any more. They run at the `userInitiated` QoS on
-/// every platform, as GCD's `userInitiated` work does (see ``startWorkerLocked()``) — and a prefetch (or a discardable
-/// task's render) at `utility`, beneath the main thread and visible rows' renders, until a visible row's task joins
-/// it and it next polls `isCancelled()` (see ``WorkerPriority``).
-///
-/// **Releasing on the main thread.** What a render captured (a view model, an image) may have to be freed on
-/// the main thread, and never while a lock is held (a deinit that waits for the main thread would block it).
-/// The pool never drops the last reference to a render or an outcome: whatever it or a worker would release
-/// goes to ``releaseOnMain(_:)``'s bin, which a main-queue block empties outside the lock.
-///
-/// **By hand.** A pool made `byHand` starts no thread: ``runByHand(maximum:)`` runs renders on the calling
-/// thread, in the order workers would take them — what `IdleWorkTesting`'s `ManualPassDriver` offers tests.
-/// Each queue on a `ManualPassDriver` has such a pool of its own.
+/// The pool never drops the last reference to a render or an outcome: what a render captured may have to be
+/// freed on the main thread and never under a lock, so it goes to ``releaseOnMain(_:)``'s bin, emptied on the main
+/// queue outside the lock. A pool made `byHand` starts no thread: tests run renders with ``runByHand(maximum:)``.
 ///
 /// `@unchecked Sendable`: every mutable field — here, in the ``RenderLine``s and in the lock-guarded fields of
 /// the ``Render``s — is read and written only with `condition` (a lock) held; `byHand` is immutable.
@@ -43,7 +26,7 @@ final class WorkerPool: @unchecked Sendable {
   let byHand: Bool
   /// How a worker lowers itself for a prefetch (see ``WorkerPriority``).
   private let priority: WorkerPriority
-  /// Whether workers lower themselves for prefetches: until raising one back fails (on Linux without the right).
+  /// Whether workers lower themselves for prefetches: until raising one back fails.
   private var lowersPrefetches = true
   /// Where worker threads are started from (see ``startWorkerLocked()``).
   private let starter = DispatchQueue(label: "IdleWork worker starter", qos: .userInitiated)
@@ -51,7 +34,6 @@ final class WorkerPool: @unchecked Sendable {
   private var waiting: [Render] = []
   /// Entries of `waiting` that were dropped and not yet taken out.
   private var droppedInWaiting = 0
-  /// The open lines, each with its worker bound.
   private var lines: [ObjectIdentifier: Int] = [:]
   /// Threads at most: the largest bound of the open lines.
   private var limit = 0
@@ -90,8 +72,7 @@ final class WorkerPool: @unchecked Sendable {
     for _ in 0..<max(0, min(grown, waiting.count)) { startWorkerLocked() }
   }
 
-  /// A line closed: its renders not started are dropped (the caller collects them to release on the main
-  /// thread); with no line left, idle workers end.
+  /// A line closed: its waiting renders are dropped and returned, to release on the main thread.
   func closeLocked(_ line: RenderLine) -> [Render] {
     lines[ObjectIdentifier(line)] = nil
     limit = lines.values.max() ?? 0
@@ -105,8 +86,7 @@ final class WorkerPool: @unchecked Sendable {
     return dropped
   }
 
-  /// Takes the dropped renders out of `waiting`. They may be the last references (their requests can have
-  /// been freed on the main thread since): they go to the release bin.
+  /// Takes the dropped renders out of `waiting`, into the release bin: they may be the last references.
   private func compactLocked() {
     var kept: [Render] = []
     var gone: [AnyObject] = []
@@ -125,8 +105,7 @@ final class WorkerPool: @unchecked Sendable {
     if render.wanted > 0 { startWorkerLocked() }
   }
 
-  /// A waiting render was dropped: it is skipped where it stands, and the list is compacted once dropped
-  /// entries are half of it (amortised O(1) per drop).
+  /// A waiting render was dropped: it is skipped, and the list compacted once dropped entries are half of it.
   func droppedLocked() {
     droppedInWaiting += 1
     if droppedInWaiting >= 32, droppedInWaiting * 2 >= waiting.count { compactLocked() }
@@ -135,7 +114,6 @@ final class WorkerPool: @unchecked Sendable {
   /// Some render of `line` may have become runnable (wanted, or the line below its bound again).
   func wantedLocked() { startWorkerLocked() }
 
-  /// Renders waiting to start (wanted or not) on `line`.
   func waitingCountLocked(of line: RenderLine) -> Int {
     waiting.reduce(0) { $0 + ($1.line === line && $1.phase == .waiting ? 1 : 0) }
   }
@@ -163,8 +141,7 @@ final class WorkerPool: @unchecked Sendable {
 
   // MARK: Running
 
-  /// Runs up to `maximum` renders on the calling thread, in the order workers take them; returns how many
-  /// ran. For a pool made `byHand` (tests); results arrive as a worker's do.
+  /// Runs up to `maximum` renders on the calling thread, in the order workers take them; returns how many.
   func runByHand(maximum: Int) -> Int {
     var count = 0
     var wakes: [@Sendable () -> Void] = []
@@ -176,8 +153,7 @@ final class WorkerPool: @unchecked Sendable {
     return count
   }
 
-  /// `line`'s arrivals were taken in: a prefetch they held back (see ``pickLocked()``) may start, on as many
-  /// workers as the line may use.
+  /// `line`'s arrivals were taken in: a prefetch they held back may start, on as many workers as the line may use.
   func arrivalsTakenLocked(_ line: RenderLine) {
     guard line.prefetchWaitsForTakeIn else { return }
     line.prefetchWaitsForTakeIn = false
@@ -193,10 +169,8 @@ final class WorkerPool: @unchecked Sendable {
     } else if threads < limit {
       threads += 1
       peak = max(peak, threads)
-      // Started from a `userInitiated` queue, so that the thread runs at that QoS on every platform: Foundation
-      // sets `qualityOfService` on Apple's, but on Linux the setting leaves the priority as it was, and a thread
-      // inherits its creator's — the main thread's, usually (libdispatch runs `userInitiated` work at nice −2).
-      // A serial queue of its own: GCD gives it a thread even when the global queues' threads are all busy.
+      // Started from a `userInitiated` queue: on Linux `qualityOfService` changes nothing and a thread inherits
+      // its creator's priority. A serial queue of its own gets a thread even when the global ones are busy.
       starter.async { [self] in
         let thread = Thread { [self] in work() }
         thread.name = "IdleWork worker"
@@ -206,9 +180,8 @@ final class WorkerPool: @unchecked Sendable {
     }
   }
 
-  /// A worker's life: run the most urgent render; wait on the condition when there is none; end after
-  /// ``idleTimeout`` without work, when no line is open, when it finds nothing to do and the pool has more
-  /// threads than its limit, or when it could not be raised back after a prefetch (another starts if work waits).
+  /// A worker's life: run the most urgent render, or wait on the condition; end after ``idleTimeout`` idle, with no
+  /// line open, when idle with more threads than the limit, or when it could not be raised back after a prefetch.
   private func work() {
     condition.lock()
     var endsThread = false
@@ -223,8 +196,7 @@ final class WorkerPool: @unchecked Sendable {
         if endsThread { break }
         continue
       }
-      // More threads than the limit (a queue with more workers ended): one with nothing to do ends. Never one
-      // with work: the renders of the ended queue that still run hold threads until they finish.
+      // More threads than the limit (a queue with more workers ended): one with nothing to do ends.
       if threads > limit { break }
       // A prefetch held back by the pacing may start when the pacing ends: wait until then at most.
       let now = DispatchTime.now().uptimeNanoseconds
@@ -245,12 +217,9 @@ final class WorkerPool: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// Picks, runs (lock released meanwhile) and hands over one render; returns whether one ran. The line's
-  /// wake-up, if this arrival is the first since the main thread last took them, goes to `wakes`, to be
-  /// called without the lock. A worker thread runs a prefetch lowered (``WorkerPriority``); if it could not be
-  /// raised back, `endsThread` is set and workers lower themselves no more. Every reference this function takes to
-  /// the render ends before it returns, with the lock held: by then the render is in its line's arrivals or in the
-  /// release bin, so the last reference is never dropped here.
+  /// Picks, runs (lock released meanwhile) and hands over one render; returns whether one ran. A wake-up due goes
+  /// to `wakes`, to call without the lock; `endsThread` is set if a lowered worker could not be raised back. Its
+  /// references to the render end with the lock held, once the render is in arrivals or the release bin.
   private func runOneLocked(wakes: inout [@Sendable () -> Void], endsThread: inout Bool) -> Bool {
     guard let render = pickLocked() else { return false }
     let line = render.line
@@ -262,8 +231,7 @@ final class WorkerPool: @unchecked Sendable {
     lowering?.lower()
     var outcome: Result<any Sendable, any Error>? = run(render, work, lowering)
     lowering?.raise()
-    // Its size, measured here as the cache will count it (the app's `resultBytes`, off the lock), counts against the
-    // cache's room until a pass takes it in: prefetches then know the bytes waiting, not only how many results wait.
+    // Measured here, off the lock, as the cache will count it, so prefetches know the bytes waiting for a pass.
     var bytes = 0
     if line.measuresResults, case .success(let value)? = outcome {
       condition.lock()
@@ -283,8 +251,7 @@ final class WorkerPool: @unchecked Sendable {
       line.prefetchesRunning -= 1
     }
     render.phase = .finished
-    // Moved out by hand rather than with `Optional.take()`: the same, but `take()` is newer (Swift 6.0's
-    // standard library) than the iOS SDK that `ios-check` type-checks against.
+    // Not `Optional.take()`: the iOS SDK `ios-check` type-checks against predates it.
     let taken = outcome!
     outcome = nil
     if line.isClosed {
@@ -298,14 +265,11 @@ final class WorkerPool: @unchecked Sendable {
         wakes.append(line.wake)
       }
     }
-    // (A render of this line held back by its bound is picked by this worker's next turn.)
     return true
   }
 
-  /// Runs `render`'s work, telling it whether it is cancelled (see ``Render/isCancelledLocked``); a poll that
-  /// finds a lowered prefetch joined by a visible request raises the worker back (``PrefetchLowering``).
-  /// The work was read under the lock (a running render keeps it: it is released with the render, on the
-  /// main thread); this copy is not the last reference.
+  /// Runs `render`'s work; a poll that finds a lowered prefetch joined by a visible request raises the worker
+  /// back. The work was read under the lock and the render keeps it, so this copy is not the last reference.
   private func run(
     _ render: Render, _ work: RenderWork?, _ lowering: PrefetchLowering?
   ) -> Result<any Sendable, any Error> {
@@ -322,8 +286,7 @@ final class WorkerPool: @unchecked Sendable {
     return Result { try work!(context) }
   }
 
-  /// Takes the render ``WorkerPick`` chooses out of line, marking it running, and notes what the choice passed over:
-  /// the lines whose prefetches wait for a pass to take results in, and whether the pacing held one back.
+  /// Takes the render ``WorkerPick`` chooses out of line, marking it running, and notes what the choice passed over.
   private func pickLocked() -> Render? {
     let paced = isPacingLocked
     let candidates = waiting.map { render -> WorkerPick.Candidate in
@@ -354,8 +317,7 @@ final class WorkerPool: @unchecked Sendable {
     return render
   }
 
-  /// Whether a prefetch of `line` may start now: within the pool's share of its workers and the line's of its
-  /// own (see ``PrefetchPacing``).
+  /// Whether a prefetch of `line` may start now, within the pacing's share of the pool's and the line's workers.
   private func prefetchMayStart(on line: RenderLine, paced: Bool) -> Bool {
     guard paced else { return true }  // (the line's bound was checked by the caller)
     return prefetchesRunning < max(1, limit - 1) && line.prefetchesRunning < max(1, line.limit - 1)
@@ -366,14 +328,11 @@ final class WorkerPool: @unchecked Sendable {
     waiting.contains { $0.phase == .waiting && $0.wanted > 0 && !$0.line.isClosed && $0.line.running < $0.line.limit }
   }
 
-  /// Set by a pick that passed over a prefetch because of the pacing: a worker then waits only until the
-  /// pacing ends, and looks again.
+  /// Set by a pick that the pacing held back: a worker then waits only until the pacing ends.
   private var prefetchHeldBack = false
 
-  /// When prefetches are paced (see ``PrefetchPacing``).
   private var pacing = PrefetchPacing()
 
-  /// Whether prefetches are paced now.
   private var isPacingLocked: Bool { pacing.isPacing(at: DispatchTime.now().uptimeNanoseconds) }
 
   /// Whether a tracking pass lately found the main thread's frames tight, for tests. Takes the lock.
@@ -387,8 +346,7 @@ final class WorkerPool: @unchecked Sendable {
   private var visibleMoments: UInt64 = 0
 
   /// A visible row's preparation became startable: it is the latest (``Render/visibleSince``); if no worker is free
-  /// for it — in the pool, or within its queue's bound — prefetches keep one free for a while (see
-  /// ``PrefetchPacing``). Lock held.
+  /// for it, the pacing notes it. Lock held.
   func visibleRowArrivedLocked(_ render: Render) {
     visibleMoments &+= 1
     render.visibleSince = visibleMoments
@@ -398,8 +356,7 @@ final class WorkerPool: @unchecked Sendable {
     }
   }
 
-  /// A queue using the pool ran a tracking pass (a scroll is tracked), which found the main thread's frames
-  /// tight or not: prefetches may leave a worker free for a while (see ``PrefetchPacing``). Takes the lock.
+  /// A queue ran a tracking pass, which found the frames tight or not (see ``PrefetchPacing``). Takes the lock.
   func noteTracking(framesAreTight: Bool) {
     condition.lock()
     pacing.noteTracking(at: DispatchTime.now().uptimeNanoseconds, framesAreTight: framesAreTight)

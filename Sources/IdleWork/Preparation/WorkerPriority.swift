@@ -6,25 +6,17 @@ import Foundation
   import Glibc
 #endif
 
-/// How a worker thread runs a prefetch beneath visible rows' renders: it lowers itself to the `utility` QoS for the
-/// prefetch and raises itself back to where it was (`userInitiated`) when the prefetch ends — or, once a visible
-/// row's task joins it, at the prefetch's next `isCancelled()` poll on the worker (``WorkerPool``; work that does not
-/// poll runs on lowered). An `async` prefetch's task runs at `.utility` (``AsyncWork``), and keeps it; this gives a
-/// synchronous one the same rank.
-///
-/// A prefetch is speculative: the row may never appear. At `userInitiated` it takes a core from the main thread's
-/// frames and from the visible rows' renders as readily as they do; at `utility` it takes what they leave (on
-/// Apple's platforms the scheduler ranks it so; on Linux, libdispatch's niceness for `utility`, 2, against −2). What
-/// it changed in FeedDemo: the *Preparing off the main thread* article, "Beneath visible work".
+/// How a worker thread runs a prefetch beneath visible rows' renders: it lowers itself to `utility` for the
+/// prefetch and raises itself back when it ends, or at its next `isCancelled()` poll once a visible row's task
+/// joins it. A prefetch is speculative, so it takes only the cores that visible work leaves.
 ///
 /// Both closures act on the calling thread. A pool made with others (tests) can make raising fail.
 struct WorkerPriority: Sendable {
   /// Lowers the calling thread for a prefetch; returns where it was, to raise it back to, or `nil` when it did not
   /// lower it (already as low, or the platform refused).
   let lower: @Sendable () -> Int32?
-  /// Raises the calling thread back to a level ``lower`` returned; returns whether the platform allowed it. (On
-  /// Linux, raising a thread's priority needs `CAP_SYS_NICE` or room under `RLIMIT_NICE`, and ``platform`` lowers a
-  /// thread only after it tried a raise; should one still fail, the pool ends that worker and lowers none again.)
+  /// Raises the calling thread back to a level ``lower`` returned; returns whether the platform allowed it (if not,
+  /// the pool ends that worker and lowers none again).
   let raise: @Sendable (Int32) -> Bool
 
   /// The platform's: `pthread_set_qos_class_self_np` on Apple's platforms, the thread's niceness on Linux.
@@ -55,9 +47,8 @@ struct WorkerPriority: Sendable {
       guard saved > prefetchLevel else { return nil }
       return pthread_set_qos_class_self_np(QOS_CLASS_UTILITY, 0) == 0 ? saved : nil
     #elseif canImport(Glibc)
-      // On Linux `setpriority(PRIO_PROCESS, 0, …)` sets the calling thread's niceness, not the process's. Lowering
-      // is always allowed; raising needs `CAP_SYS_NICE` or room under `RLIMIT_NICE`: a thread is lowered only if it
-      // may be raised one step above where it is (then back, allowed), so that it can come back from `utility`.
+      // On Linux this sets the calling thread's niceness. Raising needs `CAP_SYS_NICE` or room under `RLIMIT_NICE`,
+      // so a thread is lowered only if a raise one step above where it is succeeds: it can then come back.
       let which = __priority_which_t(PRIO_PROCESS.rawValue)
       guard saved < prefetchLevel, setpriority(which, 0, saved - 1) == 0 else { return nil }
       guard setpriority(which, 0, prefetchLevel) == 0 else {
@@ -81,8 +72,7 @@ struct WorkerPriority: Sendable {
   }
 }
 
-/// One prefetch's lowered worker, while it runs: lowered when it starts, raised back once — when it ends, or at its
-/// first `isCancelled()` poll on the worker after a visible row's task joined it (``WorkerPool``).
+/// One prefetch's lowered worker, while it runs: lowered when it starts, raised back once.
 ///
 /// `@unchecked Sendable`: `saved` and `raiseFailed` are read and written only on the worker thread that runs the
 /// render — the pool calls ``lower()`` there, and ``raise()`` does nothing on another thread (an `isCancelled()`
@@ -94,7 +84,6 @@ final class PrefetchLowering: @unchecked Sendable {
   private let thread = PrefetchLowering.currentThread
   /// Where the thread was before it was lowered; `nil` when it is not lowered.
   private var saved: Int32?
-  /// Whether the platform refused to raise the thread back.
   private(set) var raiseFailed = false
 
   /// Made on the worker thread that will run the render.
@@ -102,19 +91,19 @@ final class PrefetchLowering: @unchecked Sendable {
     self.priority = priority
   }
 
-  /// Lowers the worker for the prefetch. Called by the pool on the worker thread, before the render runs.
+  /// Called by the pool on the worker thread, before the render runs.
   func lower() {
     saved = priority.lower()
   }
 
-  /// Raises the worker back, if it is lowered.
+  /// Raises the worker back, if it is lowered; does nothing on another thread.
   func raise() {
     guard Self.currentThread == thread, let level = saved else { return }
     saved = nil
     if !priority.raise(level) { raiseFailed = true }
   }
 
-  /// The calling thread's `pthread_t`, as bits (an integer or a pointer by platform, pointer-sized on each).
+  /// The calling thread's `pthread_t`, as bits (an integer or a pointer by platform).
   private static var currentThread: UInt {
     withUnsafeBytes(of: pthread_self()) { $0.load(as: UInt.self) }
   }

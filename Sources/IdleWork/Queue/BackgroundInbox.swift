@@ -5,15 +5,10 @@ import Foundation
 /// The only state in IdleWork touched off the main thread; a lock guards it. The first addition after
 /// each drain wakes the run loop, so a burst from many threads costs one wake-up.
 ///
-/// **Bounded.** It keeps at most the queue's `maximumQueueLength` items, dropping the oldest: those are
-/// exactly the tasks the queue would evict when taking the inbox in (background tasks are never stale, so
-/// only the newest `maximumQueueLength` of them can survive), so the outcome is the same — but a flood from
-/// other threads can neither grow memory without bound nor stall the main thread taking in a backlog.
-/// Dropped items are counted and reported at the next drain, so the queue accounts for them as evicted.
-/// Their closures are released promptly on the main thread — at once when the drop happens there, else
-/// through the main queue, which the main run loop serves in every mode, so they do not pile up during a
-/// scroll when no idle pass comes: a `@Sendable` task may hold the last reference to a main-actor object
-/// (a view), whose deinit must not run on the adding thread.
+/// It keeps at most `maximumQueueLength` items, dropping the oldest — those the queue would evict anyway — so a
+/// flood can neither grow memory nor stall the main thread. Drops are counted as evicted at the next drain, and
+/// their closures released on the main thread (through the main queue, served in every mode): a task may hold
+/// the last reference to a main-actor object, whose deinit must not run on the adding thread.
 final class BackgroundInbox: @unchecked Sendable {
   struct Item {
     let key: TaskKey
@@ -37,13 +32,11 @@ final class BackgroundInbox: @unchecked Sendable {
     self.wake = wake
   }
 
-  /// Adds an item, dropping the oldest beyond the limit, and wakes the run loop if it is the first
-  /// addition since the last drain. Returns `false` (and drops the item, releasing it on the main thread
-  /// as dropped items are) once the inbox is closed.
+  /// Adds an item, dropping the oldest beyond the limit, and wakes the run loop on the first addition since the
+  /// last drain. Returns `false`, dropping the item, once the inbox is closed.
   ///
-  /// The item is taken, not borrowed, all the way from ``IdleQueue/addTaskFromAnyThread(key:_:)``: a caller
-  /// that kept its own reference to the closure until the call returned could otherwise hold the last one,
-  /// and free the closure on the adding thread, when a pass ran the task on the main thread in between.
+  /// The item is consumed all the way from ``IdleQueue/addTaskFromAnyThread(key:_:)``, so the caller never holds
+  /// the closure's last reference and frees it on the adding thread.
   func add(_ item: consuming Item) -> Bool {
     lock.lock()
     guard !closed else {
@@ -71,8 +64,8 @@ final class BackgroundInbox: @unchecked Sendable {
     release(excess)
   }
 
-  /// Takes every waiting item, oldest first, and the number dropped since the last drain (to be counted as
-  /// evicted); `nil` once the inbox refuses items (what is left is for ``close()``).
+  /// Takes every waiting item, oldest first, and the number dropped since the last drain; `nil` once the inbox
+  /// refuses items (what is left is for ``close()``).
   func drain() -> (items: [Item], dropped: Int)? {
     lock.lock()
     defer { lock.unlock() }
@@ -86,23 +79,21 @@ final class BackgroundInbox: @unchecked Sendable {
     return !items.isEmpty || droppedCount > 0
   }
 
-  /// Dropped items not yet released (the main queue has not come round since they were dropped).
+  /// Dropped items not yet released on the main queue.
   var awaitingReleaseCount: Int {
     lock.lock()
     defer { lock.unlock() }
     return awaitingRelease.count
   }
 
-  /// Items waiting now.
   var count: Int {
     lock.lock()
     defer { lock.unlock() }
     return items.count
   }
 
-  /// Refuses further items, keeping the ones waiting for ``close()`` on the main thread: what a queue
-  /// invalidated off the main thread does at once, so that no addition racing it is accepted after it.
-  /// Returns whether this call closed the inbox (`false`: it was closed already).
+  /// Refuses further items, keeping those waiting for ``close()`` on the main thread, so no addition racing an
+  /// off-main invalidation is accepted. Returns whether this call closed the inbox.
   func refuse() -> Bool {
     lock.lock()
     defer { lock.unlock() }
@@ -111,7 +102,7 @@ final class BackgroundInbox: @unchecked Sendable {
     return true
   }
 
-  /// Whether items are refused (``refuse()`` or ``close()`` was called).
+  /// Whether items are refused.
   var isClosed: Bool {
     lock.lock()
     defer { lock.unlock() }
@@ -134,7 +125,7 @@ final class BackgroundInbox: @unchecked Sendable {
     return taken
   }
 
-  /// Removes the oldest items beyond the limit, counting them as dropped, and drops them (``dropLocked(_:)``).
+  /// Removes and drops the oldest items beyond the limit, counting them.
   private func trimLocked() -> Dropped {
     guard items.count > limit else { return Dropped() }
     let excess = items.count - limit
@@ -145,17 +136,15 @@ final class BackgroundInbox: @unchecked Sendable {
 
   /// Items dropped under the lock, for ``release(_:)`` once it is released.
   private struct Dropped {
-    /// Dropped on the main thread: freed when this goes, after the lock is released (a closure's captures
-    /// may call back into the queue).
+    /// Dropped on the main thread: freed when this goes, after the lock is released (captures may call back in).
     var freeHere: [Item] = []
     /// Whether a main-queue block must be sent to release ``awaitingRelease``.
     var schedule = false
   }
 
-  /// Drops `dropped` so that they are released on the main thread. Off it they join ``awaitingRelease`` while
-  /// the lock is held, and every reference this thread had goes before the lock is released: none can
-  /// outlast the main-queue block's, which takes the lock (the last reference to a closure, and so what it
-  /// captures, is always released on the main thread).
+  /// Drops `dropped` so they are released on the main thread. Off it they join ``awaitingRelease`` with the lock
+  /// held, and this thread's references go before the lock is released, so none outlasts the main-queue block's
+  /// (which takes the lock): the last reference is always released on the main thread.
   private func dropLocked(_ dropped: [Item]) -> Dropped {
     guard !dropped.isEmpty, !Thread.isMainThread else { return Dropped(freeHere: dropped) }
     awaitingRelease.append(contentsOf: dropped)
@@ -164,8 +153,7 @@ final class BackgroundInbox: @unchecked Sendable {
     return Dropped(schedule: schedule)
   }
 
-  /// Sends the block that releases dropped items on the main thread, if ``dropLocked(_:)`` asked for it; one
-  /// block takes every item dropped until it runs. Items dropped on the main thread go with `dropped`.
+  /// Sends the block that releases dropped items on the main thread, if ``dropLocked(_:)`` asked for it.
   private func release(_ dropped: Dropped) {
     guard dropped.schedule else { return }
     DispatchQueue.main.async { [self] in

@@ -1,6 +1,5 @@
-/// Tracks what one pass has spent against a ``IdleQueue/Budget``.
-///
-/// Pure value: time comes in as nanoseconds from the injected clock, so tests step it exactly.
+/// Tracks what one pass has spent against a ``IdleQueue/Budget``. Pure value: time is nanoseconds from the
+/// injected clock.
 struct BudgetMeter {
   let budget: IdleQueue.Budget
   let start: UInt64
@@ -11,14 +10,12 @@ struct BudgetMeter {
     self.start = start
   }
 
-  /// Records one task (or one slice of a resumable task) that ran. Stale skips are not recorded.
+  /// Records one task or slice that ran (stale skips are not recorded).
   mutating func recordTask() { tasksRun += 1 }
 
-  /// Whether another task, predicted to take `predicted` nanoseconds, may start at time `now`.
-  ///
-  /// `.seconds(x)`: the first task always starts; a later one starts only if it is predicted to end within
-  /// the budget, so a pass overruns `x` by no more than the last task's prediction error (before this
-  /// check it overran by the whole last task).
+  /// Whether another task, predicted to take `predicted` nanoseconds, may start at `now`. With `.seconds`, the
+  /// first always starts and a later one only if predicted to end within the budget, so a pass overruns it by
+  /// no more than a prediction's error.
   func allowsAnother(now: UInt64, predicted: UInt64 = 0) -> Bool {
     switch budget {
     case .tasks(let limit):

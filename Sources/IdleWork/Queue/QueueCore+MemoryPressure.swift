@@ -2,16 +2,13 @@ import Foundation
 
 /// Dropping discardable work when memory is short.
 extension QueueCore {
-  /// Where UIKit exists, registers ``dropDiscardableTasks()`` for `UIApplication`'s memory warning, until
-  /// ``invalidate()``. Elsewhere there is no such notification and this does nothing.
+  /// Where UIKit exists, registers ``dropDiscardableTasks()`` for the memory warning, until ``invalidate()``.
   func observeMemoryWarnings() {
     if let name = MemoryWarning.notification { dropDiscardableTasks(on: name) }
   }
 
-  /// Drops discardable tasks whenever `name` is posted to `center`, until ``invalidate()``.
-  ///
-  /// A notification posted on the main thread is handled at once; one posted elsewhere is handled on the
-  /// main thread soon after.
+  /// Drops discardable tasks whenever `name` is posted to `center`, until ``invalidate()``: at once on the main
+  /// thread, else on the main thread soon after.
   func dropDiscardableTasks(on name: Notification.Name, center: NotificationCenter = .default) {
     guard !isInvalidated else { return }
     let token = center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in

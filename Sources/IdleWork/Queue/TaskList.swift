@@ -1,33 +1,26 @@
 /// Whether a pending entry may run now, as the caller's predicate judges it.
 enum EntryState: Sendable, Hashable {
-  /// It may run.
   case runnable
   /// It never will: its cell is gone or was configured again. It leaves the list, counted as stale.
   case stale
-  /// Not now: its cell is off screen (`didEndDisplaying`). It stays pending, keeps its place, is passed
-  /// over by passes and is the first evicted after stale entries.
+  /// Not now: its cell is off screen. It keeps its place, is passed over, and is evicted first after stale ones.
   case parked
-  /// It never will: it was cancelled on another thread (an awaiting `perform` whose caller was cancelled)
-  /// and its removal has not reached the main thread yet. It leaves the list, counted as cancelled —
-  /// also when an overflow meets it first.
+  /// It never will: it was cancelled on another thread (an awaiting `perform`) and its removal has not reached
+  /// the main thread yet. It leaves the list, counted as cancelled.
   case withdrawn
-  /// Not yet: its result is being prepared off the main thread. It stays pending, keeps its place and is
-  /// passed over by passes, as a parked entry is, but an overflow evicts it only in its turn: with the
-  /// discardable entries if it is one, else as the oldest.
+  /// Not yet: its result is being prepared. It keeps its place and is passed over, as a parked entry is, but an
+  /// overflow evicts it only in its turn (as discardable, or as the oldest).
   case preparing
 }
 
 /// How a task left the queue.
 enum TaskFate: Sendable, Hashable {
-  /// It ran to completion.
   case executed
   /// Its cell was gone or was configured again when its turn came, or when the queue overflowed.
   case stale
-  /// The queue was over its maximum length and it was, in this order of preference, parked (its cell off
-  /// screen), discardable, or the oldest (see ``TaskList/trim(state:)``).
+  /// The queue was over its maximum length (see ``TaskList/trim(state:)``).
   case evicted
-  /// It was cancelled by key, by handle, by a replacing addition, by `removeAllTasks`, `invalidate`, a
-  /// memory-pressure purge or a cancelled `perform`.
+  /// It was cancelled: by key or handle, replaced, removed, purged on memory pressure, or its `perform` cancelled.
   case cancelled
   /// Its preparation off the main thread threw; it never ran.
   case failed
@@ -35,61 +28,41 @@ enum TaskFate: Sendable, Hashable {
 
 /// The pure policy core: a keyed FIFO with a capacity, stale purge, eviction and exact accounting.
 ///
-/// It knows nothing of run loops, threads or time sources: the caller passes in a
-/// predicate telling whether a cell-bound entry is runnable, stale or parked, and receives the entries that
-/// left the list together with their fate. Removed payloads are handed back rather than released inside the
-/// list, so whatever they captured is freed by the caller, outside any mutation (a deinit that re-enters the
-/// queue sees a consistent list).
+/// It knows nothing of run loops, threads or time: a caller's predicate says whether an entry is runnable, and
+/// removed entries are handed back with their fate, so what they captured is freed by the caller outside any
+/// mutation (a deinit that re-enters the queue sees a consistent list).
 ///
-/// Storage is a ring of slots indexed by sequence number (`slot = seq - baseSeq`), so appending, taking
-/// the head and removing any entry by sequence number are O(1).
+/// Storage is a ring of slots indexed by `seq - baseSeq`, so append and removal by sequence number are O(1).
+/// One entry left pending at the head would pin every slot after it, so a sparse ring (``Compaction``) moves
+/// its few live entries before its dense tail to *stragglers*, a sorted array below `baseSeq` that every ordered
+/// walk visits first. Storage and scans stay proportional to the pending entries.
 ///
-/// The ring drops slots only from its head, so one entry left pending at the head for long — a parked
-/// cell's task whose cell stays alive off screen, a prepared task whose preparation hangs — would pin every
-/// slot appended after it: 500,000 tasks added and run behind one left 500,041 slots (44 MB), and every
-/// pass scanned them all. So when the ring is sparse (``Compaction``), the few live entries before its
-/// dense tail move to *stragglers*, a small array sorted by sequence number (all below `baseSeq`), and the
-/// slots before that tail are dropped. Every ordered walk visits the stragglers first, then the ring, which
-/// keeps the exact FIFO order; a removal by sequence number below `baseSeq` binary-searches the stragglers.
-/// A compaction scans the ring once and leaves it at least half live, so its cost is paid for by the
-/// removals that emptied the slots it drops; the hot paths gain only an integer comparison, and storage
-/// and scans stay proportional to the pending entries.
-///
-/// Cancel-by-key scans a parallel array of the keys' hash values and compares keys only where a hash
-/// matches: a tight loop over integers, about a nanosecond per pending task. The hashes are computed
-/// lazily — the first cancellation by key hashes the keys appended since the last one — so an addition
-/// that is never cancelled by key costs no hashing (a straggler's is computed when it moves out, if it was
-/// not yet). That is cheaper than keeping a key index up to date on every addition (a dictionary insert of
-/// an `AnyHashable` and an array per key cost more than the whole rest of `add`), and it stays O(n) when
-/// thousands of tasks share one key, where an index's per-key arrays went O(n²).
+/// Cancel-by-key scans a parallel array of key hashes, computed lazily, so an addition never cancelled by key
+/// costs no hashing, and it stays O(n) when many tasks share one key.
 struct TaskList<Payload> {
   struct Entry {
     let seq: UInt64
     let key: TaskKey
     var payload: Payload
-    /// Whether `state` must be consulted for this entry (cell-bound tasks, and `perform`'s, which another
-    /// thread may withdraw).
+    /// Whether `state` must be consulted (cell-bound tasks, and `perform`'s, which another thread may withdraw).
     let canBeStale: Bool
-    /// Whether a memory-pressure purge may drop it.
     let isDiscardable: Bool
   }
 
   /// When a sparse ring moves its stragglers out (see ``TaskList``).
   struct Compaction {
-    /// The fewest slots from the head worth compacting: below it, passing over empty slots costs less
-    /// than moving entries.
+    /// The fewest slots worth compacting: below it, passing over empty slots costs less than moving entries.
     var minimumLength: Int
-    /// The ring is sparse when at most one in this many of its slots is live. At least 3, so that a sparse
-    /// ring always has empty slots to drop before the tail it keeps (which is at least half live).
+    /// The ring is sparse when at most one in this many of its slots is live. At least 3, so a sparse ring always
+    /// has empty slots to drop before the half-live tail it keeps.
     var sparseness: Int
 
-    /// 1,024 slots, one in 8 live: a pass passes over at most about a thousand empty slots (a
-    /// microsecond), and a compaction moves at most one entry for every 8 slots it drops.
+    /// Few enough empty slots for a pass to pass over cheaply; at most one entry moved per 8 slots dropped.
     static var standard: Compaction { Compaction(minimumLength: 1024, sparseness: 8) }
   }
 
-  /// An entry moved out of a sparse ring. `entry` is `nil` once it has left; its place is kept (until the
-  /// array is compacted) so that the array stays sorted by `seq` for binary search.
+  /// An entry moved out of a sparse ring. `entry` is `nil` once it has left; its place is kept so the array
+  /// stays sorted by `seq` for binary search.
   private struct Straggler {
     let seq: UInt64
     /// `entry.key.hash`, for cancel-by-key.
@@ -97,8 +70,8 @@ struct TaskList<Payload> {
     var entry: Entry?
   }
 
-  /// What ``firstRunnable(from:below:state:)`` does with one entry, in the stragglers or in the ring alike: return
-  /// it, stop at the horizon, pass over it, or drop it (stale or withdrawn) and scan again after it.
+  /// What ``firstRunnable(from:below:state:)`` does with one entry: return it, stop, pass over it, or drop it and
+  /// scan again after it.
   private enum ScanStep {
     case found(Entry)
     case horizon
@@ -106,7 +79,6 @@ struct TaskList<Payload> {
     case restart
   }
 
-  /// An entry that left the list, and why.
   struct Removal {
     let entry: Entry
     let fate: TaskFate
@@ -117,44 +89,38 @@ struct TaskList<Payload> {
   private(set) var statistics = IdleQueue.Statistics()
 
   private var slots: [Entry?] = []
-  /// `slots[i]?.key.hash` for the first `keyHashes.count` slots (the rest are not hashed yet), kept beside
-  /// the slots so that cancel-by-key scans plain integers.
+  /// `slots[i]?.key.hash` for the first `keyHashes.count` slots (the rest are not hashed yet).
   private var keyHashes: [Int] = []
   private var head = 0
   private var baseSeq: UInt64 = 0
   private var nextSeq: UInt64 = 0
   private var staleCandidates = 0
-  /// Pending entries appended with `isDiscardable`, so that an overflow looks for them only when there are.
+  /// Pending discardable entries, so an overflow looks for them only when there are some.
   private var discardables = 0
-  /// Pending entries numbered below `baseSeq`, oldest first, with the places of those that left: what
-  /// compactions of a sparse ring moved out of it. Usually empty.
+  /// Entries moved out of a sparse ring (below `baseSeq`), oldest first, with places of those that left.
   private var stragglers: [Straggler] = []
   /// The index of the oldest pending straggler; `stragglers.count` if none.
   private var stragglerHead = 0
-  /// The pending stragglers.
   private var stragglerCount = 0
-  /// When the ring compacts; tests lower it so that short sequences exercise the stragglers.
+  /// When the ring compacts; tests lower it so short sequences exercise the stragglers.
   var compaction = Compaction.standard
 
   init(capacity: Int) {
     self.capacity = capacity
   }
 
-  /// The number of pending entries.
   var count: Int { statistics.pending }
   var isEmpty: Bool { statistics.pending == 0 }
 
-  /// The oldest pending entry.
   var first: Entry? {
     if stragglerHead < stragglers.count { return stragglers[stragglerHead].entry }
     return head < slots.count ? slots[head] : nil
   }
 
-  /// The places the list stores, live or empty (ring slots and stragglers): what its memory and its scans
-  /// cost. For tests.
+  /// The places the list stores, live or empty: what its memory and scans cost. For tests.
   var storageCount: Int { slots.count + stragglers.count }
 
-  /// The pending entries kept out of the ring. For tests, which check that they are exercised.
+  /// The pending entries kept out of the ring. For tests.
   var pendingStragglers: Int { stragglerCount }
 
   /// Every pending entry, oldest first. For tests.
@@ -170,7 +136,6 @@ struct TaskList<Payload> {
   /// The sequence number the next appended entry gets: entries numbered from here on were appended later.
   var nextSequenceNumber: UInt64 { nextSeq }
 
-  /// Whether an entry with this sequence number is still pending.
   func contains(_ seq: UInt64) -> Bool {
     if let index = slotIndex(seq) { return slots[index] != nil }
     return stragglerIndex(seq).map { stragglers[$0].entry != nil } ?? false
@@ -182,8 +147,7 @@ struct TaskList<Payload> {
     return index < stragglers.count && stragglers[index].seq == seq ? index : nil
   }
 
-  /// The index of the first straggler numbered `seq` or later (`stragglers.count` if none), by binary
-  /// search from the oldest pending one (those before it have all left).
+  /// The index of the first straggler numbered `seq` or later (`stragglers.count` if none), by binary search.
   private func stragglerLowerBound(_ seq: UInt64) -> Int {
     var low = stragglerHead
     var high = stragglers.count
@@ -194,8 +158,7 @@ struct TaskList<Payload> {
     return low
   }
 
-  /// Calls `body` with each pending entry in FIFO order — the stragglers, then the ring — while it returns
-  /// `true`.
+  /// Calls `body` with each pending entry in FIFO order (stragglers, then the ring) while it returns `true`.
   private func forEachPending(_ body: (Entry) -> Bool) {
     for straggler in stragglers[stragglerHead...] {
       if let entry = straggler.entry, !body(entry) { return }
@@ -210,9 +173,7 @@ struct TaskList<Payload> {
     seq >= baseSeq && seq < nextSeq ? Int(seq - baseSeq) : nil
   }
 
-  /// Appends an entry at the tail and returns its sequence number plus whatever the capacity trim removed
-  /// (see ``trim(state:)``): possibly the new entry itself — when the capacity is 0, or when it is
-  /// discardable and every other entry is runnable and not discardable.
+  /// Appends an entry and returns its sequence number plus what ``trim(state:)`` removed, possibly the new entry.
   mutating func append(
     key: consuming TaskKey, payload: consuming Payload, canBeStale: Bool = false, isDiscardable: Bool = false,
     state: (Payload) -> EntryState
@@ -230,19 +191,10 @@ struct TaskList<Payload> {
     return (seq, removed)
   }
 
-  /// Brings the list back within `capacity`, dropping what is least likely to be missed first:
-  ///
-  /// 1. every stale entry (its cell is gone or shows something else: it would never run) and every
-  ///    withdrawn one, counted as stale and cancelled;
-  /// 2. then parked entries, oldest first: their cells are off screen, so nobody sees the work missing;
-  /// 3. then discardable entries, oldest first: prefetches and the like, which the caller declared
-  ///    expendable — evicting the oldest instead would drop a visible row's work for a prefetch, leaving
-  ///    that row blank;
-  /// 4. then the oldest entries.
-  ///
-  /// So a discardable entry never evicts an entry that is not (one appended to a list full of those
-  /// evicts itself), and a parked or stale one is never kept while a visible one goes. Each step after the
-  /// first evicts only as many as the overflow needs, counted as evicted.
+  /// Brings the list back within `capacity`, dropping what is least likely to be missed first: every stale and
+  /// withdrawn entry; then parked entries (off screen), oldest first; then discardable ones, oldest first, so a
+  /// visible row's work never goes for a prefetch; then the oldest. Each step after the first evicts only as
+  /// many as the overflow needs.
   mutating func trim(state: (Payload) -> EntryState) -> [Removal] {
     guard count > capacity else { return [] }
     var removed = purgeStale(state: state)
@@ -270,8 +222,7 @@ struct TaskList<Payload> {
     return seqs
   }
 
-  /// Removes every pending entry that `state` calls stale (counted as stale) or withdrawn (counted as
-  /// cancelled).
+  /// Removes every pending entry that `state` calls stale or withdrawn.
   mutating func purgeStale(state: (Payload) -> EntryState) -> [Removal] {
     guard staleCandidates > 0 else { return [] }
     defer { checkInvariants() }
@@ -289,18 +240,15 @@ struct TaskList<Payload> {
     }
   }
 
-  /// Returns the oldest runnable entry numbered from `start` (from the head if `nil`) and below `horizon`,
-  /// which stays in its place, dropping the stale and withdrawn entries met on the way and passing over
-  /// parked ones (which stay pending). `reachedHorizon` tells that the scan stopped at an entry numbered
-  /// `horizon` or later (appended after the pass began) rather than at the end of the list.
+  /// Returns the oldest runnable entry numbered from `start` and below `horizon`, left in place, dropping stale and
+  /// withdrawn entries on the way. `reachedHorizon`: the scan stopped at an entry appended after the pass began.
   mutating func firstRunnable(
     from start: UInt64? = nil, below horizon: UInt64 = .max, state: (Payload) -> EntryState
   ) -> (entry: Entry?, skipped: [Removal], reachedHorizon: Bool) {
     defer { checkInvariants() }
     var skipped: [Removal] = []
     var from = start ?? 0
-    // Taking a stale entry may compact the storage (even move ring entries to the stragglers): after each,
-    // the scan starts again from the next sequence number.
+    // Taking a stale entry may compact the storage: after each, the scan restarts from the next sequence number.
     func step(_ candidate: Entry) -> ScanStep {
       if candidate.seq >= horizon { return .horizon }
       guard candidate.canBeStale else { return .found(candidate) }
@@ -317,7 +265,6 @@ struct TaskList<Payload> {
       }
     }
     scan: while true {
-      // The stragglers first: each is older than every entry in the ring.
       var straggler = from < baseSeq ? stragglerLowerBound(from) : stragglers.count
       while straggler < stragglers.count {
         guard let candidate = stragglers[straggler].entry else {
@@ -358,8 +305,8 @@ struct TaskList<Payload> {
     return Removal(entry: entry, fate: .stale)
   }
 
-  /// Takes a one-shot entry out of the list just before it runs, counting it as executed. Taking it first
-  /// means a task that cancels its own key, or overflows the queue, while running cannot un-run itself.
+  /// Takes a one-shot entry out just before it runs, counting it executed, so a running task that cancels its own
+  /// key or overflows the queue cannot un-run itself.
   mutating func takeForRun(_ seq: UInt64) -> Entry? {
     guard let entry = take(seq) else { return nil }
     statistics.executed += 1
@@ -368,9 +315,7 @@ struct TaskList<Payload> {
     return entry
   }
 
-  /// Records that a slice of entry `seq` ran. A finished entry leaves the list as executed; an unfinished
-  /// one keeps its place in the list. If the entry was cancelled or evicted while it ran, its fate is
-  /// already counted and nothing changes.
+  /// Records that a slice ran; a finished entry leaves as executed, unless its fate was counted while it ran.
   mutating func recordSlice(_ seq: UInt64, finished: Bool) -> Removal? {
     statistics.slicesRun += 1
     guard finished, let entry = take(seq) else { return nil }
@@ -379,11 +324,8 @@ struct TaskList<Payload> {
     return Removal(entry: entry, fate: .executed)
   }
 
-  /// Removes one entry by sequence number, counting it as stale (its cell was configured again or released
-  /// when its prepared result arrived).
   mutating func skipAsStale(_ seq: UInt64) -> Removal? { remove(seq, as: .stale) }
 
-  /// Removes one entry by sequence number, counting it as failed (its preparation threw).
   mutating func fail(_ seq: UInt64) -> Removal? { remove(seq, as: .failed) }
 
   /// Counts a task that was accepted and ran in one step (a prepared task whose result was cached).
@@ -394,13 +336,10 @@ struct TaskList<Payload> {
     checkInvariants()
   }
 
-  /// Removes one entry by sequence number, counting it as cancelled.
   mutating func cancel(_ seq: UInt64) -> Removal? { remove(seq, as: .cancelled) }
 
-  /// Evicts one entry by sequence number (the queue is over capacity).
   private mutating func evict(_ seq: UInt64) -> Removal? { remove(seq, as: .evicted) }
 
-  /// Removes one entry by sequence number, counting it under `fate`.
   private mutating func remove(_ seq: UInt64, as fate: TaskFate) -> Removal? {
     guard let entry = take(seq) else { return nil }
     switch fate {
@@ -414,7 +353,6 @@ struct TaskList<Payload> {
     return Removal(entry: entry, fate: fate)
   }
 
-  /// Removes every entry with this key, counting them as cancelled.
   mutating func cancel(key: TaskKey) -> [Removal] {
     let hash = key.hash
     if keyHashes.count < slots.count {
@@ -431,7 +369,6 @@ struct TaskList<Payload> {
     return seqs.compactMap { cancel($0) }
   }
 
-  /// Removes every entry for which `shouldRemove` holds, counting them as cancelled.
   mutating func cancelAll(where shouldRemove: (Entry) -> Bool = { _ in true }) -> [Removal] {
     var seqs: [UInt64] = []
     forEachPending { entry in
@@ -481,9 +418,7 @@ struct TaskList<Payload> {
     return entry
   }
 
-  /// Takes a straggler out, keeping its place until the places of stragglers that left are as many as
-  /// those pending (then they are dropped at once: amortised O(1), and the array stays proportional to
-  /// the pending stragglers).
+  /// Takes a straggler out, keeping its place until the places left outnumber the pending ones (amortised O(1)).
   private mutating func takeStraggler(_ seq: UInt64) -> Entry? {
     guard let index = stragglerIndex(seq), let entry = stragglers[index].entry else { return nil }
     stragglers[index].entry = nil
@@ -502,7 +437,6 @@ struct TaskList<Payload> {
     return entry
   }
 
-  /// Counts an entry that left the list, wherever it was kept.
   @inline(__always)
   private mutating func countLeaving(_ entry: Entry) {
     statistics.pending -= 1
@@ -510,20 +444,16 @@ struct TaskList<Payload> {
     if entry.isDiscardable { discardables -= 1 }
   }
 
-  /// Drops every slot of a ring with no live entry left.
   private mutating func emptyRing() {
-    // Keep the storage (up to 65,536 entries, a few MB) so that the next burst of additions appends
-    // without growing the buffer again (growing faulted fresh pages in: a third of `addTask`).
+    // Keep moderate storage, so the next burst of additions appends without growing the buffer again.
     baseSeq = nextSeq
     slots.removeAll(keepingCapacity: slots.capacity <= 65536)
     keyHashes.removeAll(keepingCapacity: keyHashes.capacity <= 65536)
     head = 0
   }
 
-  /// Compacts a sparse ring: keeps its tail from the oldest live slot from which on at least half the
-  /// slots are live (none: nothing is kept), moves the live entries before that tail to the stragglers,
-  /// oldest first, and drops the slots before it. The ring left is at most twice its live entries, and the
-  /// entries moved are at most one for every `compaction.sparseness - 1` slots dropped.
+  /// Compacts a sparse ring: keeps its longest at-least-half-live tail, moves the live entries before it to the
+  /// stragglers, oldest first, and drops the slots before it.
   private mutating func moveStragglersOut() {
     var live = 0
     var cut = slots.count
@@ -548,8 +478,7 @@ struct TaskList<Payload> {
     }
   }
 
-  /// The accounting identity and the storage invariants, checked in debug builds
-  /// (`IDLEWORK_INTERNAL_CHECKS`) after every mutation.
+  /// The accounting identity and storage invariants, checked after every mutation with `IDLEWORK_INTERNAL_CHECKS`.
   func checkInvariants() {
     #if IDLEWORK_INTERNAL_CHECKS
       precondition(statistics.isBalanced, "IdleWork internal: accounting identity broken: \(statistics.summary)")
@@ -570,9 +499,7 @@ struct TaskList<Payload> {
     #endif
   }
 
-  /// Checks every place of a small list (walking them all after every mutation of a large one would make
-  /// debug builds quadratic): stragglers sorted, below the ring and counted; ring slots in step with their
-  /// sequence numbers; the pending count their sum.
+  /// Checks every place of a small list (only small ones, or debug builds go quadratic).
   private func checkStorage() {
     #if IDLEWORK_INTERNAL_CHECKS
       var live = 0

@@ -1,6 +1,5 @@
-/// Stops the program with a message naming the bad parameter and its valid range.
-///
-/// `fatalError` rather than `precondition`, so that the message is printed in optimized builds too.
+/// Stops the program with a message naming the bad parameter and its valid range (`fatalError`, so the message
+/// is printed in optimized builds too).
 enum Validation {
   static func require(_ failure: String?) {
     if let failure { fatalError(failure) }
@@ -32,8 +31,7 @@ enum Validation {
     return "IdleWork: estimatedCost \(cost) is invalid: it must be finite and >= 0 (seconds), or nil"
   }
 
-  /// What a `timeUntilNextFrame` clock returned (seconds until the next frame must be committed): finite;
-  /// negative means that moment has passed. `nil` (no frame pending) never reaches this check.
+  /// What a `timeUntilNextFrame` clock returned must be finite (negative once the moment has passed).
   static func timeUntilNextFrameFailure(_ seconds: Double) -> String? {
     seconds.isFinite
       ? nil

@@ -1,19 +1,9 @@
-/// Predicts how long the next task (or slice) will take, from how long earlier ones took.
+/// Predicts how long the next task (or slice) will take: an exponential moving average of measured
+/// durations per ``Kind``, the kinds a queue tells apart for free (a tiny keyed task must not make an
+/// unmeasured draw look cheap). A caller's `estimatedCost` wins; before any measurement the prediction is 0.
 ///
-/// An exponentially weighted moving average of measured durations, kept separately for one-shot tasks,
-/// one-shot cell tasks and resumable slices (the kinds a queue can tell apart for free: slices of one job
-/// are alike, a draw is not a slice, and a cell's draw is not the app's bookkeeping task — one tiny measured
-/// keyed task must not make a never-measured draw look known and cheap during a scroll). Tasks of one kind
-/// share one average: give `estimatedCost` to a task that costs far more or less than its kind's others.
-/// A caller's `estimatedCost` wins over the average. Before any measurement the
-/// prediction is 0: the queue knows nothing, and admits the task as it did before it predicted anything.
-///
-/// A slice that reads `timeRemaining` sizes itself to the time left (steps while they fit), so the whole
-/// slice's duration says more about the time it was given than about its cost; the queue records such a
-/// slice's longest stretch without looking at the clock (from its start, between reads, to its end) —
-/// what it may run, once started, before it checks again: one step.
-///
-/// Pure value: durations come in as nanoseconds from the injected clock, so tests state them exactly.
+/// For a slice that sizes itself to `timeRemaining` the queue records its longest stretch between clock reads
+/// (one step), not the whole slice. Pure value: durations are nanoseconds from the injected clock.
 struct CostPredictor {
   /// The kinds of work predicted separately.
   enum Kind: Int {
@@ -27,8 +17,8 @@ struct CostPredictor {
     case apply = 3
   }
 
-  /// The weight of the newest measurement: 1/4 follows a change within a few tasks, yet one outlier moves
-  /// the prediction by only a quarter of its excess.
+  /// The weight of the newest measurement: follows a change within a few tasks, yet one outlier moves the
+  /// prediction by only a quarter of its excess.
   static let weight = 0.25
 
   private var task: Double?
@@ -48,8 +38,8 @@ struct CostPredictor {
     }
   }
 
-  /// The prediction for the next task of `kind`, in nanoseconds; `estimate` (the caller's) wins. An
-  /// apply's prediction includes what it adds to the next commit (``recordCommit(duration:applies:)``).
+  /// The prediction for the next task of `kind`, in nanoseconds; the caller's `estimate` wins. An apply's
+  /// includes its share of the next commit.
   func predict(_ kind: Kind, estimate: UInt64?) -> UInt64 {
     if let estimate { return estimate }
     guard var average = average(kind) else { return 0 }
@@ -57,10 +47,8 @@ struct CostPredictor {
     return UInt64(min(average.rounded(), Double(UInt64.max / 4)))
   }
 
-  /// Records that the commit before a pass took `duration` nanoseconds after the previous pass applied
-  /// `applies` prepared results: the commit copies each newly set bitmap to the render server, a cost the
-  /// apply itself does not show. Turns that applied nothing set the baseline; the excess over it, shared
-  /// among the results applied, is added to the prediction of each apply.
+  /// Records a commit of `duration` nanoseconds after a pass that applied `applies` results: the commit copies
+  /// each new bitmap, a cost the apply does not show. Its excess over commits after no apply is shared among them.
   mutating func recordCommit(duration: UInt64, applies: Int) {
     let measured = Double(duration)
     guard applies > 0 else {
@@ -71,12 +59,11 @@ struct CostPredictor {
     commitPerApply = Self.blend(commitPerApply, excess)
   }
 
-  /// Whether a task of `kind` has a prediction: the caller's estimate, or at least one measurement.
+  /// Whether a task of `kind` has an estimate or at least one measurement.
   func knows(_ kind: Kind, estimate: UInt64?) -> Bool {
     estimate != nil || average(kind) != nil
   }
 
-  /// Records that a task of `kind` took `duration` nanoseconds.
   mutating func record(_ kind: Kind, duration: UInt64) {
     let measured = Double(duration)
     switch kind {
@@ -87,7 +74,7 @@ struct CostPredictor {
     }
   }
 
-  /// `old` moved towards `value` by ``weight`` (an exponential moving average); `value` when there is none.
+  /// `old` moved towards `value` by ``weight``; `value` when there is none.
   private static func blend(_ old: Double?, _ value: Double) -> Double {
     old.map { $0 + weight * (value - $0) } ?? value
   }

@@ -1,27 +1,17 @@
 /// The admission rule: whether a task may start, given its predicted cost and the time left before the
-/// frame deadline.
+/// frame deadline (pure; times in nanoseconds).
 ///
-/// Pure: every time is in nanoseconds, handed in by the caller.
-///
-/// - A task **fits** when `predicted + margin(predicted) <= timeLeft`: it starts. The margin covers the
-///   prediction's error, which grows with the cost: a quarter of the prediction, at least 0.1 ms and at
-///   most 1 ms — so tiny tasks fill a frame to within 0.1 ms, and a 4 ms draw keeps a whole millisecond.
-/// - With no frame pending (`timeLeft == nil`) there is no deadline: it starts.
-/// - A task that **never fits** — `predicted + margin` exceeds a whole frame — would wait forever for a
-///   frame long enough. It starts as the first task of a pass whose frame is at least half ahead
-///   (`timeLeft >= frameLength / 2`), which the pass that follows each frame's start is: it delays one
-///   frame, once, instead of being starved. (With no frame pending it starts at once, as any task.)
-/// - Otherwise the pass ends, and the next comes after the deadline, when a new frame has begun.
+/// A task starts when `predicted + margin(predicted) <= timeLeft`, or when no frame is pending. One that
+/// never fits a whole frame starts as the first task of a pass with at least half a frame ahead: it costs
+/// one late frame instead of starving. Otherwise the pass ends until the next frame.
 enum FrameAdmission {
-  /// The largest margin kept between a task's predicted end and the deadline: 1 ms, an eighth of a
-  /// 120 Hz frame. Resumable slices, which size themselves to `timeRemaining`, are given the time left less
-  /// this margin.
+  /// The largest margin kept between a task's predicted end and the deadline (an eighth of a 120 Hz frame).
+  /// Resumable slices are given the time left less this margin.
   static let margin: UInt64 = 1_000_000
-  /// The smallest margin: 0.1 ms, for tasks of a few microseconds.
+  /// The smallest margin, for tasks of a few microseconds.
   static let minimumMargin: UInt64 = 100_000
 
-  /// The margin kept after a task predicted to take `predicted` nanoseconds: a quarter of it, within
-  /// `minimumMargin...margin`.
+  /// A quarter of the prediction, within `minimumMargin...margin`: its error grows with the cost.
   static func margin(forPredicted predicted: UInt64) -> UInt64 {
     min(margin, max(minimumMargin, predicted / 4))
   }
@@ -33,12 +23,8 @@ enum FrameAdmission {
     case wait(UInt64)
   }
 
-  /// - Parameters:
-  ///   - predicted: the task's predicted cost.
-  ///   - timeLeft: time until the frame must be committed; `nil` when no frame is pending. (A passed
-  ///     deadline never reaches this: ``FrameClock`` reports it as ``FrameReading/late(retryIn:)``.)
-  ///   - frameLength: the length of a whole frame (as the clock reports it, or as ``FrameClock`` estimates it).
-  ///   - isFirstInPass: whether no task has run yet in this pass.
+  /// Whether a task may start with `timeLeft` before the deadline (`nil`: no frame pending; a passed deadline
+  /// never reaches this, ``FrameClock`` reports it as late) in frames `frameLength` long.
   static func decide(predicted: UInt64, timeLeft: Int64?, frameLength: UInt64, isFirstInPass: Bool) -> Decision {
     guard let timeLeft else { return .start }
     let need = needed(predicted)

@@ -2,24 +2,20 @@ import Foundation
 
 /// Where a queue reads the time left before the next frame must be committed.
 ///
-/// A source may cost something while it runs (a display link wakes the main thread at every frame), so
-/// the queue starts it when work becomes pending and stops it when the queue is drained. Platform-neutral,
-/// so the start/stop decisions are tested on Linux with a fake source; on UIKit the source is a
-/// `CADisplayLink` (see `DisplayLinkFrameClock`).
+/// A running source may cost something (a display link wakes the main thread every frame), so the queue
+/// runs it only while work is pending. Platform-neutral, so tests use a fake; on UIKit it is `DisplayLinkFrameClock`.
 @MainActor
 protocol FrameClockSource: AnyObject {
-  /// Work is pending: start ticking (a no-op if running).
+  /// Work is pending: start ticking (no-op if running).
   func start()
   /// The queue is drained: stop ticking (a no-op if stopped).
   func stop()
   /// Seconds until the next frame must be committed, or `nil` if no frame is pending.
   func timeUntilDeadline() -> TimeInterval?
-  /// The length of a whole frame in seconds, if the source knows it; otherwise the queue estimates it from
-  /// the time left it reads (see ``FrameClock/frameLength``).
+  /// The length of a whole frame in seconds, if known; otherwise see ``FrameClock/frameLength``.
   var frameDuration: TimeInterval? { get }
-  /// Whether ``start()`` starts something that ticks (a display link), so that right after it no frame is
-  /// known until the first tick — which a pass then waits for, up to a frame, rather than running unbounded.
-  /// `false`: `nil` from ``timeUntilDeadline()`` always means no frame is pending.
+  /// Whether ``start()`` starts something that ticks: until its first tick a pass waits, up to a frame,
+  /// rather than running unbounded. If `false`, `nil` from ``timeUntilDeadline()`` always means no frame is pending.
   var startsTicking: Bool { get }
 }
 
@@ -28,8 +24,7 @@ extension FrameClockSource {
   var startsTicking: Bool { false }
 }
 
-/// A source made of the caller's closure (`Scrolling.fitToFrames(timeUntilNextFrame:)`): nothing to start or
-/// stop.
+/// A source made of the caller's closure (`Scrolling.fitToFrames(timeUntilNextFrame:)`): nothing to start.
 @MainActor
 final class ClosureFrameClockSource: FrameClockSource {
   let deadline: @MainActor @Sendable () -> TimeInterval?
@@ -44,24 +39,16 @@ final class ClosureFrameClockSource: FrameClockSource {
   var frameDuration: TimeInterval? { nil }
 }
 
-/// A queue's frame clock: its source, whether it is running, the frame length it follows and whether its
-/// deadline has gone stale.
+/// A queue's frame clock: its source, whether it runs, its frame length, and whether its deadline went stale.
 ///
-/// - **Frame length.** The source's own (a display link's `targetTimestamp - timestamp`) when it gives
-///   one; otherwise the longest time left read in each of the last ``recentFrames`` frames (a frame is
-///   one deadline), so the length follows the rate the display runs at now: after a switch from 60 Hz to
-///   120 Hz (ProMotion) the 60 Hz frames are forgotten four frames later.
-/// - **A passed deadline.** Right after a vsync the deadline has passed until the display link's callback
-///   moves it on; a pass then waits (``FrameReading/late(retryIn:)``) instead of spinning. A deadline
-///   still passed ``staleAfter(frameLength:)`` after it was first seen passed means the clock has stopped
-///   (a display link that no longer ticks, the app in the background): the reading is
-///   ``FrameReading/noFrame``, as with no frame clock, until a frame is pending again.
+/// The frame length is the source's, or the longest time left read in each of the last ``recentFrames``
+/// frames, so it follows a change of display rate. A passed deadline makes a pass wait rather than spin;
+/// one still passed after ``staleAfter(frameLength:)`` means the clock has stopped (``FrameReading/noFrame``).
 @MainActor
 final class FrameClock {
   /// Frames whose longest time left make up the estimated frame length.
   static let recentFrames = 4
-  /// Two readings belong to the same frame when their deadlines differ by at most this (0.5 ms): the
-  /// deadline is `now + timeLeft`, two clocks read a few microseconds apart.
+  /// Two readings belong to the same frame when their deadlines (`now + timeLeft`) differ by at most this.
   static let sameFrameTolerance: UInt64 = 500_000
 
   let source: any FrameClockSource
@@ -95,8 +82,7 @@ final class FrameClock {
     source.stop()
   }
 
-  /// Reads the source at `now` (the driver's clock, nanoseconds). A value that is not a number, or
-  /// infinite, stops the program with a message naming the parameter; a huge finite one is clamped.
+  /// Reads the source at `now`; a NaN or infinite value traps with a message, a huge one is clamped.
   func read(now: UInt64) -> FrameReading {
     let seconds = source.timeUntilDeadline()
     if seconds == nil, !awaitsFirstFrame || frameLength == 0 {
@@ -120,25 +106,19 @@ final class FrameClock {
     let elapsed = now &- since
     let grace = Self.staleAfter(frameLength: frameLength)
     guard elapsed < grace else { return .noFrame }
-    // The display link's callback is due: the frame it will ask for is the next one, due a frame after the
-    // deadline that passed (known only from a tick's reading, not while waiting for a first frame).
+    // The callback is due; the frame it asks for is due a frame after the passed deadline.
     let length = frameLength
     let next = seconds == nil || length == 0 ? nil : Int64(clamping: length) &+ left
     return .late(retryIn: grace - elapsed, nextFrameIn: next.flatMap { $0 > 0 ? $0 : nil })
   }
 
-  /// The least time a frame may have left, once the main thread has done its work, without counting as tight
-  /// (see ``framesAreTight(now:)``): 8.3 ms, half a 60 Hz frame. A worker thread that takes a core from the main
-  /// thread can delay it by a scheduler's time slice, a few milliseconds. A frame with less time left than this
-  /// cannot spare that.
+  /// The least time a frame may have left, after the main thread's work, without counting as tight (half a
+  /// 60 Hz frame): a worker taking the main thread's core can delay it by a scheduler's time slice.
   nonisolated static let tightFrameSlack: UInt64 = 8_333_333
 
-  /// Whether the main thread's frames are tight, read at `now`. They are when the deadline has passed (the main
-  /// thread runs late), or when the most time left read in the current frame is under ``tightFrameSlack``. The
-  /// first reading after a frame's commit shows what the main thread's work left of that frame. `false` with no
-  /// frame pending, with the clock stopped or judged stopped (a deadline passed for longer than
-  /// ``staleAfter(frameLength:)``), and before a display link just started has ticked: nothing then says the main
-  /// thread runs late. It changes nothing that ``read(now:)`` decides: it keeps the frame it judged apart.
+  /// Whether the main thread's frames are tight at `now`: the deadline has passed, or the most time left read
+  /// in this frame is under ``tightFrameSlack``. `false` with no frame, a stopped clock, or before a first tick.
+  /// It changes nothing that ``read(now:)`` decides.
   func framesAreTight(now: UInt64) -> Bool {
     guard isRunning, let left = timeLeft() else { return false }
     guard left > 0 else {
@@ -154,25 +134,21 @@ final class FrameClock {
     return longest < Self.tightFrameSlack
   }
 
-  /// The frame ``framesAreTight(now:)`` judged last and the most time left read in it (kept apart from the
-  /// frames ``read(now:)`` notes, so that judging changes nothing it decides).
+  /// The frame ``framesAreTight(now:)`` judged last and the most time left in it, kept apart from ``read(now:)``'s.
   private var judgedFrame: (deadline: UInt64, longest: UInt64)?
 
-  /// Whether two deadlines are the same frame's (within ``sameFrameTolerance``).
   private static func isSameFrame(_ a: UInt64, _ b: UInt64) -> Bool {
     (a > b ? a - b : b - a) <= sameFrameTolerance
   }
 
-  /// The time left in nanoseconds, without judging it (for a slice's `timeRemaining`, and
-  /// ``framesAreTight(now:)``): `nil` with no frame pending.
+  /// The time left in nanoseconds, without judging it; `nil` with no frame pending.
   func timeLeft() -> Int64? {
     guard let seconds = source.timeUntilDeadline() else { return nil }
     Validation.require(Validation.timeUntilNextFrameFailure(seconds))
     return Self.nanoseconds(seconds)
   }
 
-  /// The length of a whole frame in nanoseconds: the source's, or the longest time left read in each of
-  /// the last ``recentFrames`` frames; 0 before any frame was read.
+  /// The source's frame length, or the longest time left in the last ``recentFrames`` frames (0 before any).
   var frameLength: UInt64 {
     if let duration = source.frameDuration, duration.isFinite, duration > 0 {
       return UInt64(Self.nanoseconds(duration))
@@ -181,7 +157,7 @@ final class FrameClock {
   }
 
   /// How long a deadline may stay passed before the clock counts as stopped: one frame, within one 60 Hz
-  /// frame and 0.1 s (a display link's callback normally follows its vsync within a millisecond).
+  /// frame and 0.1 s (a callback normally follows its vsync at once).
   nonisolated static func staleAfter(frameLength: UInt64) -> UInt64 {
     min(max(frameLength, 16_666_667), 100_000_000)
   }
@@ -208,9 +184,7 @@ enum FrameReading: Equatable {
   case noFrame
   /// A frame must be committed in `timeLeft` (> 0) nanoseconds; a whole frame lasts `length` (0 if unknown).
   case frame(timeLeft: Int64, length: UInt64)
-  /// The deadline has passed and the next frame has not begun on this clock yet: ask again in `retryIn`
-  /// nanoseconds, when the clock is judged stopped if it still has not moved on. `nextFrameIn`: the time until
-  /// the frame after it must be committed — the one the clock's next callback asks for — when the frame length
-  /// is known (`nil` otherwise).
+  /// The deadline has passed and no new frame has begun: ask again in `retryIn` nanoseconds. `nextFrameIn`:
+  /// the time until the next callback's frame must be committed, if the frame length is known.
   case late(retryIn: UInt64, nextFrameIn: Int64?)
 }

@@ -2,35 +2,28 @@
 @_spi(IdleWorkTesting) public enum IdlePassKind: Sendable, Hashable {
   /// The thread is about to sleep in one of the scheduler's idle modes: run tasks within the budget.
   case idle
-  /// The thread is about to sleep in a tracking mode (a scroll is in progress): only a queue whose
-  /// `IdleQueue.Configuration.scrolling` is `.fitToFrames` runs tasks, those its frame clock admits. The
-  /// scheduler asks for no further pass after one.
+  /// The thread is about to sleep in a tracking mode (a scroll): only `.fitToFrames` queues run tasks, as
+  /// their frame clock admits. The scheduler asks for no further pass after one.
   case tracking
 }
 
 /// What calls an ``IdleScheduler``'s passes and tells it the time.
 ///
-/// IdleWork ships one driver for real apps, a `CFRunLoopObserver` at `kCFRunLoopBeforeWaiting` on the main
-/// run loop (used by ``IdleQueue/main``, ``IdleQueue/init(configuration:)`` and `IdleScheduler`'s own
-/// initializer). The `IdleWorkTesting` product ships
-/// `ManualPassDriver`, with which a unit test steps passes by hand and sets the clock. Both keep the policy
-/// itself unaware of run loops and clocks, so it can be tested exactly.
-///
-/// A driver is a main-actor class, and so `Sendable`: a scheduler made on any thread stores it.
+/// Real apps use a `CFRunLoopObserver` at `kCFRunLoopBeforeWaiting` on the main run loop; tests use
+/// `IdleWorkTesting`'s `ManualPassDriver`, which steps passes and sets the clock. The policy stays unaware of
+/// run loops and clocks, so it is tested exactly. A driver is a main-actor class, and so `Sendable`.
 @MainActor
 @_spi(IdleWorkTesting) public protocol IdlePassDriver: AnyObject, Sendable {
-  /// Starts calling `pass` each time the thread is about to idle. Called once, by the scheduler.
-  /// `pass` returns whether it ran any task (the run-loop driver then makes sure their changes are
-  /// committed promptly).
+  /// Starts calling `pass` each time the thread is about to idle; called once. `pass` returns whether it ran
+  /// any task, so the driver can have their changes committed promptly.
   func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool)
 
   /// Tasks are pending: make sure another pass comes soon even if nothing else would wake the thread.
   /// A scheduler calls this at most once between two passes.
   func requestPass()
 
-  /// A pass ended because its next task did not fit before the frame deadline: make sure a pass comes
-  /// once `nanoseconds` have passed (the deadline), even if nothing else wakes the thread, but not before
-  /// — a pass now would find the same task still not fitting. An earlier delayed request stands.
+  /// A pass ended because its next task did not fit before the frame deadline: make sure a pass comes once
+  /// `nanoseconds` have passed, not before (it would not fit yet). An earlier delayed request stands.
   func requestPass(afterNanoseconds nanoseconds: UInt64)
 
   /// Stops calling the pass handler for good and releases what the driver holds (the observer).
@@ -45,16 +38,14 @@
   /// Whether prepared tasks' `prepare` runs only when the test asks (no worker threads): `ManualPassDriver`.
   var preparesByHand: Bool { get }
 
-  /// Given, when ``preparesByHand``, the function that runs up to `maximum` waiting preparations on the
-  /// calling thread and returns how many ran.
+  /// When ``preparesByHand``: the function that runs up to `maximum` waiting preparations here; returns how many.
   func adoptPreparations(_ run: @escaping @MainActor (_ maximum: Int) -> Int)
 
-  /// Starts measuring the commit that precedes each pass (Core Animation's, at the same BeforeWaiting):
-  /// a queue with prepared tasks learns from it what applying a result costs the next frame.
+  /// Starts measuring the Core Animation commit before each pass, from which a queue learns what applying a
+  /// result costs the next frame.
   func measureCommits()
 
-  /// How long the commit before the running pass took, in nanoseconds; `nil` when not measured in this
-  /// turn of the loop.
+  /// How long the commit before the running pass took, in nanoseconds; `nil` when not measured this turn.
   var commitDuration: UInt64? { get }
 }
 

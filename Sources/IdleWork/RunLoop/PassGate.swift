@@ -1,8 +1,7 @@
 /// Makes sure no idle pass runs inside another, across every scheduler on the main thread.
 ///
-/// CoreFoundation never re-enters the observer whose callout is running, but a task that spins a nested
-/// run loop would let *other* schedulers' observers fire inside it. Their passes are refused and remembered,
-/// and asked for again when the outer pass ends, so the refused work is delayed, never stranded.
+/// A task that spins a nested run loop lets *other* schedulers' observers fire inside it: their passes are
+/// refused, and asked for again when the outer pass ends, so the work is delayed, never stranded.
 @MainActor
 enum PassGate {
   private static var isActive = false

@@ -1,19 +1,12 @@
 #if canImport(os)
   import os
 
-  /// Instruments support: each idle pass is an `OSSignposter` interval, and each task evicted from a queue
-  /// an event, on the Points of Interest track (subsystem "IdleWork"), so a developer sees when IdleWork
-  /// holds the main thread. Tasks added from other threads that the bounded hand-over (`BackgroundInbox`)
-  /// drops before they reach the queue emit no event: the inbox, used from any thread, keeps only a count
-  /// of them, which the queue adds to its statistics as evicted when it takes the hand-over in.
+  /// Instruments support: each idle pass with work pending is an `OSSignposter` interval, and each task
+  /// evicted from a queue an event, on the Points of Interest track (subsystem "IdleWork"). Drops in
+  /// `BackgroundInbox` emit none: it only counts them.
   ///
-  /// - **No cost when nobody records:** every function first checks `isEnabled`; messages and counters are
-  ///   built only while Instruments records the log.
-  /// - **Only passes with work:** the observer fires each time the run loop is about to sleep, so a pass
-  ///   with nothing pending emits nothing.
-  /// - **Slices:** a pass's "tasks run" counts each slice of a resumable task.
-  /// - **Availability:** `OSSignposter` needs iOS 15, macOS 12, tvOS 15 or watchOS 8; on older systems the
-  ///   functions return at once. Elsewhere (Linux) they are empty, so call sites need no `#if`.
+  /// Nothing is built unless Instruments records (`isEnabled`). Before iOS 15 / macOS 12 the functions return
+  /// at once; elsewhere (Linux) they are empty, so call sites need no `#if`.
   @MainActor
   enum PassSignposts {
     /// A pass interval in flight, with the counters it started from.
@@ -25,8 +18,7 @@
       fileprivate let start: UInt64
     }
 
-    /// The signposter where the system has one; `nil` before iOS 15, macOS 12, tvOS 15 and watchOS 8.
-    /// Typed `Any?` because a stored property cannot be limited by availability.
+    /// The signposter where the system has one (typed `Any?`: a stored property cannot be limited by availability).
     private static let signposter: Any? = {
       guard #available(iOS 15, macOS 12, tvOS 15, watchOS 8, *) else { return nil }
       return OSSignposter(logHandle: OSLog(subsystem: "IdleWork", category: .pointsOfInterest))
@@ -68,8 +60,7 @@
         "\(ran, privacy: .public) tasks run, \(stale, privacy: .public) stale, \(microseconds, privacy: .public) µs")
     }
 
-    /// Marks a task evicted from its queue because the queue was over its maximum length (not called for
-    /// hand-overs that the background inbox drops).
+    /// Marks a task evicted from its queue because the queue was over its maximum length.
     static func taskEvicted(pending: Int, maximumQueueLength: Int) {
       guard #available(iOS 15, macOS 12, tvOS 15, watchOS 8, *), let signposter = enabledSignposter else { return }
       signposter.emitEvent(
@@ -84,15 +75,12 @@
     /// A pass interval in flight; never created here.
     struct Pass {}
 
-    /// Does nothing: there are no signposts on this platform.
+    // These do nothing: there are no signposts on this platform.
     @inline(__always)
     static func beginPass(_ kind: IdlePassKind, queues: [QueueCore], driver: any IdlePassDriver) -> Pass? { nil }
 
-    /// Does nothing: there are no signposts on this platform.
     @inline(__always)
     static func endPass(_ pass: Pass?, queues: [QueueCore], driver: any IdlePassDriver) {}
-
-    /// Does nothing: there are no signposts on this platform.
     @inline(__always)
     static func taskEvicted(pending: Int, maximumQueueLength: Int) {}
   }

@@ -4,8 +4,7 @@ import Foundation
   import UIKit
 #endif
 
-/// The UIKit glue: the one UIKit symbol IdleWork uses. Cells need none (IdleWork keeps its own record of
-/// them and adds nothing to `UITableViewCell` or `UICollectionViewCell`).
+/// The UIKit glue: the one UIKit symbol IdleWork uses (cells need none).
 enum MemoryWarning {
   /// `UIApplication.didReceiveMemoryWarningNotification` where UIKit exists; `nil` elsewhere.
   @MainActor static var notification: Notification.Name? {
