@@ -36,7 +36,7 @@ final class ManualPassDriverTests: XCTestCase {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       let queue = IdleQueue(driver: driver)
-      queue.addResumableTask(key: "forever") { _ in .moreToDo }
+      queue.addResumableTask(key: "forever") { _ in false }
       XCTAssertEqual(driver.drain(maximumPasses: 50), 50)
       XCTAssertTrue(driver.isPassRequested)
     }

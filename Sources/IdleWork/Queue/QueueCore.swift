@@ -326,11 +326,6 @@ final class QueueCore {
   /// Runs one task (or slice) the planner admitted, measuring it for the predictor; returns whether it ran.
   private func run(_ entry: TaskList<QueuedTask>.Entry, own: inout BudgetMeter, total: inout BudgetMeter?) -> Bool {
     let driver = scheduler.driver
-    if let claim = entry.payload.claim, !claim() {
-      // Cancelled from another thread (an awaiting `perform`) since the list looked: it must not start.
-      if let removal = list.cancel(entry.seq) { release([removal]) }
-      return false
-    }
     let now = driver.nanoseconds
     // A slice that reads `timeRemaining` sizes itself to the time left; what it costs once started is its
     // longest stretch without looking at the clock (from its start, between reads, to its end).
@@ -343,7 +338,7 @@ final class QueueCore {
       lastLook = time
       return timeRemaining(own: meters.0, total: meters.1)
     }
-    var slice: IdleQueue.SliceResult?  // a resumable task's result; `nil` for a one-shot task
+    var done: Bool?  // whether a resumable task finished; `nil` for a one-shot task
     switch entry.payload.work {
     case .once(let run):
       guard let taken = list.takeForRun(entry.seq) else { return false }
@@ -353,10 +348,10 @@ final class QueueCore {
       guard let taken = list.takeForRun(entry.seq) else { return false }
       withExtendedLifetime(taken) { run(cell) }
     case .resumable(let run):
-      slice = run(look)
+      done = run(look)
     case .resumableOnCell(let run):
       guard let cell = liveCell(of: entry) else { return false }
-      slice = run(cell, look)
+      done = run(cell, look)
     case .prepared(let request):
       var cell: AnyObject?
       if entry.payload.binding != nil {
@@ -368,7 +363,7 @@ final class QueueCore {
       preparedTaskLeft(request, fate: .executed)
       appliesSinceCommit += 1
     }
-    if let slice, let finished = list.recordSlice(entry.seq, finished: slice == .done) { release([finished]) }
+    if let done, let finished = list.recordSlice(entry.seq, finished: done) { release([finished]) }
     predictor.record(entry.payload.costKind, duration: max(longestStretch, driver.nanoseconds &- lastLook))
     own.recordTask()
     total?.recordTask()
@@ -433,22 +428,10 @@ final class QueueCore {
 
   @discardableResult @inline(__always)
   func enqueue(key: consuming TaskKey, _ task: consuming QueuedTask, discardable: Bool) -> IdleTaskHandle {
-    guard !isInvalidated else {
-      task.onDrop?(.cancelled)  // tells an awaiting `perform` at once
-      return IdleTaskHandle(queue: nil, seq: 0)
-    }
-    // Matched, not compared with `nil`: `!=` takes the optional as a generic argument, a copy of the binding
-    // (a retain and a release per task). A `perform`'s task may be withdrawn from another thread.
+    guard !isInvalidated else { return IdleTaskHandle(queue: nil, seq: 0) }
+    // A cell task may go stale; a prepared one is passed over until its result arrives.
     let canBeStale: Bool
-    if case .some = task.binding {
-      canBeStale = true
-    } else if case .prepared = task.work {
-      canBeStale = true  // preparing until its result arrives
-    } else if let hooks = task.hooks {
-      canBeStale = hooks.isWithdrawn != nil
-    } else {
-      canBeStale = false
-    }
+    if case .prepared = task.work { canBeStale = true } else { canBeStale = task.binding != nil }
     let (seq, removed) = list.append(
       key: key, payload: task, canBeStale: canBeStale, isDiscardable: discardable, state: { $0.state })
     onlyParkedLeft = false
@@ -461,13 +444,12 @@ final class QueueCore {
     return IdleTaskHandle(queue: self, seq: seq)
   }
 
-  /// Tells dropped tasks' observers how they left; the payloads are freed when `removed` goes.
+  /// Tells prepared tasks how they left, and signposts evictions; the payloads are freed when `removed` goes.
   func release(_ removed: [TaskList<QueuedTask>.Removal]) {
     for removal in removed {
       if case .prepared(let request) = removal.entry.payload.work { preparedTaskLeft(request, fate: removal.fate) }
       guard removal.fate != .executed else { continue }
       if removal.fate == .evicted { PassSignposts.taskEvicted(pending: list.count, maximumQueueLength: list.capacity) }
-      removal.entry.payload.onDrop?(removal.fate)
     }
   }
 }

@@ -25,7 +25,10 @@ enum TaskKey {
   }
 
   init<Key: Hashable>(_ key: Key) {
-    if Key.self == Int.self, let key = key as? Int {
+    // An `AnyHashable` key (the cell forms' optional `key:`) is the value it wraps.
+    if Key.self == AnyHashable.self, let wrapped = AnyHashable(key).base as? any Hashable {
+      self = TaskKey(wrapped)
+    } else if Key.self == Int.self, let key = key as? Int {
       self = .int(key)
     } else if Key.self == IndexPath.self, let key = key as? IndexPath {
       self = .indexPath(key)

@@ -14,7 +14,7 @@ final class SlicingTests: XCTestCase {
       queue.addResumableTask(key: "job") { _ in
         log.append("job")
         slicesLeft -= 1
-        return slicesLeft > 0 ? .moreToDo : .done
+        return slicesLeft == 0
       }
       queue.addTask(key: "next") { log.append("next") }
       driver.runPass()
@@ -33,7 +33,7 @@ final class SlicingTests: XCTestCase {
       queue.addResumableTask(key: "heavy") { _ in
         driver.advance(by: 0.001)
         done += 1
-        return done < 30 ? .moreToDo : .done
+        return done >= 30
       }
       XCTAssertEqual(driver.drain(), 30)
       XCTAssertEqual(done, 30)
@@ -47,7 +47,7 @@ final class SlicingTests: XCTestCase {
       var slices = 0
       let handle = queue.addResumableTask(key: "job") { _ in
         slices += 1
-        return .moreToDo
+        return false
       }
       driver.runPass()
       XCTAssertTrue(handle.cancel())
@@ -65,7 +65,7 @@ final class SlicingTests: XCTestCase {
       var slices = 0
       queue.addResumableTask(for: cell, at: row(0)) { _, _ in
         slices += 1
-        return .moreToDo
+        return false
       }
       driver.runPass()
       driver.runPass()

@@ -13,9 +13,9 @@ final class PrefetchOrderTests: XCTestCase {
   func testCancelledThenAskedAgainGoesToTheBack() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
-      queue.prefetch(["a", "b", "c"], with: photo)
-      queue.cancelPrefetching(["a"], with: photo)
-      queue.prefetch(["a"], with: photo)
+      queue.prefetch(photo, from: ["a", "b", "c"])
+      queue.cancelPrefetching(photo, from: ["a"])
+      queue.prefetch(photo, from: ["a"])
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["b", "c", "a"])
     }
@@ -25,8 +25,8 @@ final class PrefetchOrderTests: XCTestCase {
   func testAskedAgainInALaterCallKeepsItsPlace() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
-      queue.prefetch(["a", "b"], with: photo)
-      queue.prefetch(["c", "a"], with: photo)
+      queue.prefetch(photo, from: ["a", "b"])
+      queue.prefetch(photo, from: ["c", "a"])
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["a", "b", "c"])
     }
@@ -39,9 +39,9 @@ final class PrefetchOrderTests: XCTestCase {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "x", with: photo) { cell, image in cell.shown.append(image) }
-      queue.prefetch(["p"], with: photo)
-      queue.prefetch(["x"], with: photo)  // joins x's render in flight
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "x") { cell, image in cell.shown.append(image) }
+      queue.prefetch(photo, from: ["p"])
+      queue.prefetch(photo, from: ["x"])  // joins x's render in flight
       queue.cellDidEndDisplaying(cell, at: 0)  // x is now wanted by the prefetch only
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 2)
       XCTAssertEqual(log.entries, ["p", "x"])
@@ -54,8 +54,8 @@ final class PrefetchOrderTests: XCTestCase {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "d", with: photo, discardable: true) { c, i in c.shown.append(i) }
-      queue.prefetch(["p", "q"], with: photo)
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "d", lowPriority: true) { c, i in c.shown.append(i) }
+      queue.prefetch(photo, from: ["p", "q"])
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["p", "q", "d"])
     }
@@ -68,10 +68,10 @@ final class PrefetchOrderTests: XCTestCase {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "d", with: photo, discardable: true) { c, i in c.shown.append(i) }
-      queue.prefetch(["d"], with: photo)  // joins the discardable task's render
-      queue.cancelPrefetching(["d"], with: photo)
-      queue.prefetch(["p", "q"], with: photo)
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "d", lowPriority: true) { c, i in c.shown.append(i) }
+      queue.prefetch(photo, from: ["d"])  // joins the discardable task's render
+      queue.cancelPrefetching(photo, from: ["d"])
+      queue.prefetch(photo, from: ["p", "q"])
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["p", "q", "d"])
     }
@@ -81,10 +81,10 @@ final class PrefetchOrderTests: XCTestCase {
   func testDiscardableTaskTakingAPrefetchOverGoesAfterPrefetches() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
-      queue.prefetch(["a", "b", "c"], with: photo)
+      queue.prefetch(photo, from: ["a", "b", "c"])
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "a", with: photo, discardable: true) { c, i in c.shown.append(i) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "a", lowPriority: true) { c, i in c.shown.append(i) }
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["b", "c", "a"])
     }
@@ -95,13 +95,13 @@ final class PrefetchOrderTests: XCTestCase {
   func testTakenOverThenOffScreenThenAskedAgainIsInTheOrderAsked() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
-      queue.prefetch(["a", "b", "c"], with: photo)
+      queue.prefetch(photo, from: ["a", "b", "c"])
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { c, i in c.shown.append(i) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { c, i in c.shown.append(i) }
       queue.cellDidEndDisplaying(cell, at: 0)  // a's render: wanted by nobody now
-      queue.prefetch(["d"], with: photo)
-      queue.prefetch(["a"], with: photo)  // asked again: the last asked
+      queue.prefetch(photo, from: ["d"])
+      queue.prefetch(photo, from: ["a"])  // asked again: the last asked
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 4)
       XCTAssertEqual(log.entries, ["b", "c", "d", "a"])
     }
@@ -112,9 +112,9 @@ final class PrefetchOrderTests: XCTestCase {
     MainActor.assumeIsolated {
       let (first, _, _, photo) = PrefetchTests.prefetchingQueue()
       let (second, _, _, _) = PrefetchTests.prefetchingQueue()
-      first.prefetch(["a"], with: photo)
-      second.prefetch(["b"], with: photo)
-      first.prefetch(["c"], with: photo)
+      first.prefetch(photo, from: ["a"])
+      second.prefetch(photo, from: ["b"])
+      first.prefetch(photo, from: ["c"])
       @MainActor func distance(_ queue: IdleQueue, _ name: String) -> Int {
         queue.core.preparation!.prefetches[photo.key(name)]!.render.distance
       }
@@ -130,7 +130,7 @@ final class PrefetchOrderTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       _ = queue
-      queue.prefetch(["a", "b", "a"], with: photo)
+      queue.prefetch(photo, from: ["a", "b", "a"])
       XCTAssertEqual(driver.runPreparations(maximum: 1), 1)
       XCTAssertEqual(log.entries, ["a"], "the nearest row's content went after a farther one")
     }
@@ -143,10 +143,10 @@ final class PrefetchOrderTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, _, _, photo) = PrefetchTests.prefetchingQueue()
       for _ in 0..<1_000 {
-        queue.prefetch(["a"], with: photo)
-        queue.cancelPrefetching(["a"], with: photo)
+        queue.prefetch(photo, from: ["a"])
+        queue.cancelPrefetching(photo, from: ["a"])
       }
-      queue.prefetch(["a"], with: photo)
+      queue.prefetch(photo, from: ["a"])
       let preparation = queue.core.preparation!
       let kept = preparation.prefetchOrder.count - preparation.prefetchOrderHead
       XCTAssertEqual(preparation.prefetches.count, 1)
@@ -160,11 +160,11 @@ final class PrefetchOrderTests: XCTestCase {
   func testAPrefetchAskedAgainAfterItsCancelIsNotEvictedAsTheOldest() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 2)
-      queue.prefetch(["a"], with: photo)
-      queue.cancelPrefetching(["a"], with: photo)
-      queue.prefetch(["b"], with: photo)  // the oldest pending prefetch
-      queue.prefetch(["a"], with: photo)
-      queue.prefetch(["c"], with: photo)  // one too many: b should go
+      queue.prefetch(photo, from: ["a"])
+      queue.cancelPrefetching(photo, from: ["a"])
+      queue.prefetch(photo, from: ["b"])  // the oldest pending prefetch
+      queue.prefetch(photo, from: ["a"])
+      queue.prefetch(photo, from: ["c"])  // one too many: b should go
       XCTAssertEqual(driver.runPreparations(), 2)
       XCTAssertEqual(log.entries.sorted(), ["a", "c"], "the newest prefetch was evicted, not the oldest")
       XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)

@@ -154,7 +154,7 @@ final class PrefetchPacingTests: XCTestCase {
       let queue = IdleQueue(driver: driver, configuration: configuration)
       defer { queue.invalidate() }
       let photo = Preparation { (name: String, _) in "image of \(name)" }
-      queue.prefetch(["p0", "p1", "p2", "p3"], with: photo)  // waiting: the clock stays alive while they are prepared
+      queue.prefetch(photo, from: ["p0", "p1", "p2", "p3"])  // waiting: the clock stays alive while they are prepared
       queue.addTask(key: "first", estimatedCost: 0.001) {}
       driver.runPass()
       XCTAssertEqual(queue.statistics.executed, 1)

@@ -50,17 +50,17 @@ final class PrefetchTests: XCTestCase {
         return "image of \(name)"
       }
       let workers = IdleQueue.Configuration().workers
-      queue.prefetch((0..<(workers + 2)).map { "p\($0)" }, with: photo)
+      queue.prefetch(photo, from: (0..<(workers + 2)).map { "p\($0)" })
       XCTAssertEqual(driver.runPreparations(), workers, "as many as the workers, then they wait")
       XCTAssertEqual(driver.runPreparations(), 0, "still waiting: no pass took their results in")
       driver.runPass()
       XCTAssertEqual(driver.runPreparations(), 2, "taken in: the rest start")
-      queue.prefetch((10..<(10 + workers + 1)).map { "p\($0)" }, with: photo)
+      queue.prefetch(photo, from: (10..<(10 + workers + 1)).map { "p\($0)" })
       driver.runPass()
       XCTAssertEqual(driver.runPreparations(), workers)
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "visible", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "visible") { cell, image in cell.shown.append(image) }
       driver.runPreparations()
       XCTAssertTrue(log.entries.contains("visible"), "a visible row's preparation does not wait")
       driver.drain()
@@ -76,10 +76,10 @@ final class PrefetchTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, driver, _, photo) = Self.prefetchingQueue()
       let workers = IdleQueue.Configuration().workers
-      queue.prefetch((0..<workers).map { "p\($0)" }, with: photo)
+      queue.prefetch(photo, from: (0..<workers).map { "p\($0)" })
       XCTAssertEqual(driver.runPreparations(), workers)
       driver.runPass()  // the first results reach the cache: its room and their size are known
-      queue.prefetch((10..<(10 + 6 * workers)).map { "p\($0)" }, with: photo)
+      queue.prefetch(photo, from: (10..<(10 + 6 * workers)).map { "p\($0)" })
       XCTAssertEqual(
         driver.runPreparations(), 4 * workers, "small results, a cache with room: they go on, up to 4 per worker")
       driver.runPass()
@@ -103,10 +103,10 @@ final class PrefetchTests: XCTestCase {
         log.append(name)
         return "photo of \(name)"
       }
-      queue.prefetch((0..<workers).map { "s\($0)" }, with: small)
+      queue.prefetch(small, from: (0..<workers).map { "s\($0)" })
       XCTAssertEqual(driver.runPreparations(), workers)
       driver.runPass()  // 1 KiB results cached: the room is known, the largest result 1 KiB
-      queue.prefetch((0..<(6 * workers)).map { "p\($0)" }, with: large)
+      queue.prefetch(large, from: (0..<(6 * workers)).map { "p\($0)" })
       let free = (1 << 20) - workers << 10
       XCTAssertEqual(
         driver.runPreparations(), free / (200 << 10), "counted 1 KiB each, eight would wait (the cap: 4 per worker)")
@@ -127,7 +127,7 @@ final class PrefetchTests: XCTestCase {
       let large = 200 << 10
       @MainActor func add(_ key: String, _ content: String, bytes: Int) {
         queue.addTask(
-          key: key, content: content, discardable: true, resultBytes: { (_: String) in bytes },
+          key: key, content: content, lowPriority: true, resultBytes: { (_: String) in bytes },
           prepare: { _ in content }, apply: { _ in })
       }
       add("seed", "seed", bytes: large)
@@ -185,16 +185,16 @@ final class PrefetchTests: XCTestCase {
         MainActor.assumeIsolated {
           if inPass.value, startedMidTakeIn.value == nil {
             startedMidTakeIn.value = 0
-            queue.prefetch((20..<(20 + 3 * workers)).map { "p\($0)" }, with: photo)
+            queue.prefetch(photo, from: (20..<(20 + 3 * workers)).map { "p\($0)" })
             startedMidTakeIn.value = driver.runPreparations()
           }
         }
         return 16
       }) { (name: String, _) in "image of \(name)" }
-      queue.prefetch((0..<workers).map { "q\($0)" }, with: photo)
+      queue.prefetch(photo, from: (0..<workers).map { "q\($0)" })
       driver.runPreparations()
       driver.runPass()  // the cache's room is known: plenty
-      queue.prefetch((10..<(10 + workers)).map { "p\($0)" }, with: probe)
+      queue.prefetch(probe, from: (10..<(10 + workers)).map { "p\($0)" })
       driver.runPreparations()
       inPass.value = true
       driver.runPass()  // takes p10… in; measuring the first lets p20… start
@@ -210,12 +210,12 @@ final class PrefetchTests: XCTestCase {
   func testAPrefetchedRowShowsInItsFirstFrame() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.prefetchingQueue()
-      queue.prefetch(["a", "b"], with: photo)
+      queue.prefetch(photo, from: ["a", "b"])
       XCTAssertEqual(driver.runPreparations(), 2)
       driver.runPass()  // takes the results in
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(cell.shown, ["image of a"], "not applied inside the call")
       XCTAssertEqual(log.entries, ["a", "b"], "prepared again")
       let s = queue.statistics
@@ -229,10 +229,10 @@ final class PrefetchTests: XCTestCase {
   func testARowJoinsAPrefetchUnderWayWhichBecomesVisibleWork() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.prefetchingQueue()
-      queue.prefetch(["a", "b", "c"], with: photo)
+      queue.prefetch(photo, from: ["a", "b", "c"])
       let cell = Cell()
       queue.bind(cell, to: 2)
-      queue.addTask(for: cell, at: 2, preparing: "c", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 2, prepare: photo, from: "c") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(cell.shown, [])
       XCTAssertEqual(driver.runPreparations(maximum: 1), 1)
       XCTAssertEqual(log.entries, ["c"], "the visible row's preparation did not go first")
@@ -253,9 +253,9 @@ final class PrefetchTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       var applied: [String] = []
-      queue.addTask(key: "row", preparing: "a", with: photo) { applied.append($0) }
+      queue.addTask(key: "row", prepare: photo, from: "a") { applied.append($0) }
       XCTAssertEqual(driver.runPreparations(), 1)  // finished, not taken in
-      queue.prefetch(["a"], with: photo)
+      queue.prefetch(photo, from: ["a"])
       XCTAssertEqual(driver.runPreparations(), 0, "the prefetch prepared it again")
       driver.drain()
       XCTAssertEqual(applied, ["image of a"])
@@ -271,13 +271,13 @@ final class PrefetchTests: XCTestCase {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let reused = Cell()
       queue.bind(reused, to: 0)
-      queue.addTask(for: reused, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: reused, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       queue.bind(reused, to: 7)  // the cell is reused for another row: its render for "a" is held
-      queue.prefetch(["a"], with: photo)  // row 0 is about to appear again (the user turns back)
+      queue.prefetch(photo, from: ["a"])  // row 0 is about to appear again (the user turns back)
       driver.runPass()  // releases the held render: the prefetch still wants it
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       driver.runPreparations()
       driver.drain()
       XCTAssertEqual(cell.shown, ["image of a"])
@@ -294,12 +294,12 @@ final class PrefetchTests: XCTestCase {
   func testVisibleRowsFirstThenPrefetchesInTheOrderAsked() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.prefetchingQueue()
-      queue.prefetch(["p0", "p1", "p2", "p3"], with: photo)  // the screen ahead
-      queue.prefetch(["p4"], with: photo)  // the list moved a row: the next row came into the window
-      queue.prefetch(["p3"], with: photo)  // asked again while pending: it keeps its place
+      queue.prefetch(photo, from: ["p0", "p1", "p2", "p3"])  // the screen ahead
+      queue.prefetch(photo, from: ["p4"])  // the list moved a row: the next row came into the window
+      queue.prefetch(photo, from: ["p3"])  // asked again while pending: it keeps its place
       let cell = Cell()
       queue.bind(cell, to: 9)
-      queue.addTask(for: cell, at: 9, preparing: "visible", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 9, prepare: photo, from: "visible") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(Self.prepareAll(driver), 6)
       XCTAssertEqual(log.entries, ["visible", "p0", "p1", "p2", "p3", "p4"])
     }
@@ -310,12 +310,12 @@ final class PrefetchTests: XCTestCase {
   func testCancellingAPrefetch() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.prefetchingQueue()
-      queue.prefetch(["a", "b", "c"], with: photo)
-      queue.cancelPrefetching(["a"], with: photo)
+      queue.prefetch(photo, from: ["a", "b", "c"])
+      queue.cancelPrefetching(photo, from: ["a"])
       let cell = Cell()
       queue.bind(cell, to: 2)
-      queue.addTask(for: cell, at: 2, preparing: "c", with: photo) { cell, image in cell.shown.append(image) }
-      queue.cancelPrefetching(["c"], with: photo)  // the row waits for it: it goes on
+      queue.addTask(for: cell, at: 2, prepare: photo, from: "c") { cell, image in cell.shown.append(image) }
+      queue.cancelPrefetching(photo, from: ["c"])  // the row waits for it: it goes on
       XCTAssertEqual(driver.runPreparations(), 2)
       XCTAssertEqual(log.entries, ["c", "b"], "a cancelled prefetch ran, or a row's work was cancelled")
       driver.drain()
@@ -336,11 +336,11 @@ final class PrefetchTests: XCTestCase {
       let cells = [Cell(), Cell()]
       for (row, cell) in cells.enumerated() {
         queue.bind(cell, to: row)
-        queue.addTask(for: cell, at: row, preparing: "row \(row)", with: photo) { cell, image in
+        queue.addTask(for: cell, at: row, prepare: photo, from: "row \(row)") { cell, image in
           cell.shown.append(image)
         }
       }
-      queue.prefetch((0..<10).map { "p\($0)" }, with: photo)
+      queue.prefetch(photo, from: (0..<10).map { "p\($0)" })
       XCTAssertEqual(Self.prepareAll(driver), 4)
       driver.drain()
       XCTAssertEqual(cells.map(\.shown), [["image of row 0"], ["image of row 1"]], "a visible row was evicted")
@@ -365,20 +365,20 @@ final class PrefetchTests: XCTestCase {
         log.append(name)
         return "image of \(name)"
       }
-      queue.prefetch(["a", "b", "c"], with: photo)  // kept, the least recently used first: a, b, c
+      queue.prefetch(photo, from: ["a", "b", "c"])  // kept, the least recently used first: a, b, c
       XCTAssertEqual(Self.prepareAll(driver), 3)
-      queue.prefetch(["a", "b", "c"], with: photo)  // about to appear, a the nearest
-      queue.prefetch(["d"], with: photo)
+      queue.prefetch(photo, from: ["a", "b", "c"])  // about to appear, a the nearest
+      queue.prefetch(photo, from: ["d"])
       XCTAssertEqual(Self.prepareAll(driver), 1, "a, b and c were kept: not prepared again")
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(cell.shown, ["image of a"], "the nearest row was evicted")
       queue.bind(cell, to: 1)
-      queue.addTask(for: cell, at: 1, preparing: "b", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 1, prepare: photo, from: "b") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(cell.shown, ["image of a", "image of b"])
       queue.bind(cell, to: 2)
-      queue.addTask(for: cell, at: 2, preparing: "c", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 2, prepare: photo, from: "c") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(cell.shown.count, 2, "c, the farthest, made room for d")
       XCTAssertEqual(Self.prepareAll(driver), 1)
       XCTAssertEqual(cell.shown, ["image of a", "image of b", "image of c"])
@@ -392,12 +392,12 @@ final class PrefetchTests: XCTestCase {
   func testAPrefetchedResultDroppedUnusedIsWasted() {
     MainActor.assumeIsolated {
       let (queue, driver, _, photo) = Self.prefetchingQueue()
-      queue.prefetch(["a", "b", "c"], with: photo)
+      queue.prefetch(photo, from: ["a", "b", "c"])
       XCTAssertEqual(Self.prepareAll(driver), 3)
       XCTAssertEqual(queue.statistics.wastedPreparations, 0, "counted wasted while it waits in the cache")
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       queue.dropDiscardableTasks()
       XCTAssertEqual(queue.statistics.wastedPreparations, 2, "b and c were prepared for nothing")
     }
@@ -409,13 +409,13 @@ final class PrefetchTests: XCTestCase {
   func testAPrefetchCancelledAfterItFinishedIsNotWastedWhenARowUsesIt() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
-      queue.prefetch(["a"], with: photo)
+      queue.prefetch(photo, from: ["a"])
       XCTAssertEqual(driver.runPreparations(), 1)
-      queue.cancelPrefetching(["a"], with: photo)  // UIKit cancels: the user turned back, then forth again
+      queue.cancelPrefetching(photo, from: ["a"])  // UIKit cancels: the user turned back, then forth again
       driver.runPass()  // takes the result in: it stays in the cache
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(cell.shown, ["image of a"], "not applied from the cache")
       XCTAssertEqual(log.entries, ["a"])
       let s = queue.statistics

@@ -42,7 +42,7 @@ final class PrefetchWorkerTests: XCTestCase {
     let visible = Preparation { (name: String, _) -> String in name }
     let cell = PrefetchTests.Cell()
     queue.bind(cell, to: row)
-    queue.addTask(for: cell, at: row, preparing: "row \(row)", with: visible) { cell, image in cell.shown.append(image)
+    queue.addTask(for: cell, at: row, prepare: visible, from: "row \(row)") { cell, image in cell.shown.append(image)
     }
     return cell
   }
@@ -56,7 +56,7 @@ final class PrefetchWorkerTests: XCTestCase {
     on queue: IdleQueue, file: StaticString = #filePath, line: UInt = #line
   ) -> (gates: [String: Gate], started: TextLog, line: RenderLine) {
     let (gates, started, prefetched) = gatedPreparation(["p0", "p1", "p2"])
-    queue.prefetch(["p0", "p1", "p2"], with: prefetched)
+    queue.prefetch(prefetched, from: ["p0", "p1", "p2"])
     spin(until: { started.entries.count == 2 }, timeout: 5)
     XCTAssertEqual(
       started.entries.sorted(), ["p0", "p1"], "at rest, prefetches use every worker", file: file, line: line)
@@ -92,7 +92,7 @@ final class PrefetchWorkerTests: XCTestCase {
         return n * 10
       }
       var applied: [Int] = []
-      for n in 0..<6 { queue.addTask(key: n, preparing: n, with: download) { applied.append($0) } }
+      for n in 0..<6 { queue.addTask(key: n, prepare: download, from: n) { applied.append($0) } }
       spin(until: { inFlight.value == 2 }, timeout: 5)
       XCTAssertEqual(inFlight.value, 2)
       Task { await gate.open() }
@@ -116,9 +116,9 @@ final class PrefetchWorkerTests: XCTestCase {
         prepared.increment()
         return n
       }
-      queue.prefetch(Array(0..<200), with: photo)
+      queue.prefetch(photo, from: Array(0..<200))
       var applied: [Int] = []
-      for n in 200..<210 { queue.addTask(key: n, preparing: n, with: photo) { applied.append($0) } }
+      for n in 200..<210 { queue.addTask(key: n, prepare: photo, from: n) { applied.append($0) } }
       spin(until: { prepared.value == 210 && applied.count == 10 }, timeout: 20)
       XCTAssertEqual(prepared.value, 210, "prefetches held for take-in were stranded")
       XCTAssertEqual(applied.sorted(), Array(200..<210))
@@ -144,7 +144,7 @@ final class PrefetchWorkerTests: XCTestCase {
         }
         return n
       }
-      queue.addTask(key: "row", preparing: 1, with: slow) { _ in XCTFail("applied after its cancel") }
+      queue.addTask(key: "row", prepare: slow, from: 1) { _ in XCTFail("applied after its cancel") }
       spin(until: { started.value == 1 }, timeout: 5)
       XCTAssertEqual(queue.cancelTasks(forKey: "row"), 1)
       spin(until: { !stopped.entries.isEmpty }, timeout: 5)
@@ -169,9 +169,9 @@ final class PrefetchWorkerTests: XCTestCase {
         }
         return name
       }
-      queue.prefetch(["a"], with: photo)
+      queue.prefetch(photo, from: ["a"])
       spin(until: { started.value == 1 }, timeout: 5)
-      queue.cancelPrefetching(["a"], with: photo)
+      queue.cancelPrefetching(photo, from: ["a"])
       spin(until: { !seen.entries.isEmpty }, timeout: 5)
       XCTAssertEqual(seen.entries, ["cancelled, told"])
       spin(until: { queue.statistics.pending == 0 }, timeout: 5)
@@ -251,7 +251,7 @@ final class PrefetchWorkerTests: XCTestCase {
         return n
       }
       var applied: [Int] = []
-      queue.addTask(key: 1, preparing: 1, with: draw) { applied.append($0) }
+      queue.addTask(key: 1, prepare: draw, from: 1) { applied.append($0) }
       spin(until: { applied == [1] }, timeout: 5)
       XCTAssertEqual(threads.entries, ["a worker"])
     }

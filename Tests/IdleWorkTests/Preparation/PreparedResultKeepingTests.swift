@@ -15,12 +15,12 @@ final class PreparedResultKeepingTests: XCTestCase {
   func testAPrefetchBatchLongerThanTheQueueKeepsItsNearestRows() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 4)
-      queue.prefetch((1...8).map { "row \($0)" }, with: photo)
+      queue.prefetch(photo, from: (1...8).map { "row \($0)" })
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 4)
       XCTAssertEqual(log.entries.sorted(), ["row 1", "row 2", "row 3", "row 4"])
       let cell = Cell()
       queue.bind(cell, to: 1)
-      queue.addTask(for: cell, at: 1, preparing: "row 1", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 1, prepare: photo, from: "row 1") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(cell.shown, ["image of row 1"], "the nearest row appears with its result")
       let s = queue.statistics
       XCTAssertEqual([s.added, s.executed, s.evicted, s.pending], [9, 5, 4, 0])
@@ -32,9 +32,9 @@ final class PreparedResultKeepingTests: XCTestCase {
   func testPastTheQueuesLengthTheOldestCallsPrefetchesGoFirst() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 3)
-      queue.prefetch(["a1", "a2"], with: photo)
-      queue.prefetch(["b1", "b2"], with: photo)  // one too many: a2, the farther of the older call, goes
-      queue.prefetch(["c1"], with: photo)  // then a1
+      queue.prefetch(photo, from: ["a1", "a2"])
+      queue.prefetch(photo, from: ["b1", "b2"])  // one too many: a2, the farther of the older call, goes
+      queue.prefetch(photo, from: ["c1"])  // then a1
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries.sorted(), ["b1", "b2", "c1"])
       let s = queue.statistics
@@ -46,10 +46,10 @@ final class PreparedResultKeepingTests: XCTestCase {
   func testAPrefetchAskedForAgainIsKeptWithItsNewerCall() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 2)
-      queue.prefetch(["a"], with: photo)
-      queue.prefetch(["b"], with: photo)
-      queue.prefetch(["a"], with: photo)  // about to appear again
-      queue.prefetch(["c"], with: photo)  // one too many: b, the oldest, goes
+      queue.prefetch(photo, from: ["a"])
+      queue.prefetch(photo, from: ["b"])
+      queue.prefetch(photo, from: ["a"])  // about to appear again
+      queue.prefetch(photo, from: ["c"])  // one too many: b, the oldest, goes
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 2)
       XCTAssertEqual(log.entries.sorted(), ["a", "c"])
     }
@@ -68,11 +68,11 @@ final class PreparedResultKeepingTests: XCTestCase {
       }
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(driver.runPreparations(), 1, "finished; no pass has taken it in")
       // `reconfigureRows`: the same row, the same content, configured again.
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(driver.runPreparations(), 0, "the finished result is joined, not prepared again")
       driver.runPass()
       XCTAssertEqual(cell.shown, ["image of a"])
@@ -90,10 +90,10 @@ final class PreparedResultKeepingTests: XCTestCase {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(driver.runPreparations(), 1)
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(cell.shown, ["image of a"], "applied inside the call, from the cache")
       driver.drain()
       XCTAssertEqual(log.entries, ["a"])
@@ -118,7 +118,7 @@ final class PreparedResultKeepingTests: XCTestCase {
       let cell = Cell()
       for _ in 0..<1_000 {
         queue.bind(cell, to: 0)
-        queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+        queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       }
       let render = queue.core.preparation!.inFlight.values.first!
       XCTAssertLessThanOrEqual(render.sizingsLocked.count, 2, "a sizing per reload")
@@ -135,17 +135,17 @@ final class PreparedResultKeepingTests: XCTestCase {
     MainActor.assumeIsolated {
       for passBeforeTheCancel in [false, true] {
         let (queue, driver, _, photo) = PrefetchTests.prefetchingQueue()
-        queue.prefetch(["a"], with: photo)
+        queue.prefetch(photo, from: ["a"])
         XCTAssertEqual(driver.runPreparations(), 1)
         if passBeforeTheCancel { driver.runPass() }
-        queue.cancelPrefetching(["a"], with: photo)
+        queue.cancelPrefetching(photo, from: ["a"])
         driver.drain()
         var s = queue.statistics
         XCTAssertEqual(
           [s.added, s.executed, s.cancelled, s.pending], [1, 1, 0, 0], "pass first: \(passBeforeTheCancel)")
         let cell = Cell()
         queue.bind(cell, to: 0)
-        queue.addTask(for: cell, at: 0, preparing: "a", with: photo) { cell, image in cell.shown.append(image) }
+        queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
         XCTAssertEqual(cell.shown, ["image of a"], "the kept result applies at once")
         s = queue.statistics
         XCTAssertEqual([s.cacheHits, s.wastedPreparations], [1, 0])
@@ -164,11 +164,11 @@ final class PreparedResultKeepingTests: XCTestCase {
         return "image of \(name)"
       }
       let workers = IdleQueue.Configuration().workers
-      queue.prefetch((0..<(workers + 2)).map { "p\($0)" }, with: photo)
+      queue.prefetch(photo, from: (0..<(workers + 2)).map { "p\($0)" })
       XCTAssertEqual(driver.runPreparations(), workers, "as many as the workers, then they wait")
       XCTAssertEqual(driver.runPreparations(), 0, "still waiting: nothing took their results in")
       XCTAssertEqual(queue.core.preparation!.cache.count, 0)
-      queue.prefetch(["p0"], with: photo)  // kept already once taken in: not prepared again
+      queue.prefetch(photo, from: ["p0"])  // kept already once taken in: not prepared again
       XCTAssertEqual(queue.core.preparation!.cache.count, workers, "the call took the finished results in")
       XCTAssertEqual(driver.runPreparations(), 2, "taken in: the rest start with no pass between")
       XCTAssertEqual(log.entries.count, workers + 2)

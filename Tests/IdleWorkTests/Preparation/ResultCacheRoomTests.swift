@@ -137,16 +137,16 @@ final class ResultCacheRoomTests: XCTestCase {
       let queue = IdleQueue(
         driver: driver, configuration: .init(maximumQueueLength: 100, workers: 1, resultCacheLimit: 400))
       let preparation = Preparation<Int, Int>(resultBytes: { $0 }) { content, _ in content < 10 ? 100 : 350 }
-      queue.prefetch([0, 1, 2], with: preparation)
+      queue.prefetch(preparation, from: [0, 1, 2])
       while driver.runPreparations() > 0 { driver.drain() }
       let cache = queue.core.preparation!.cache
       XCTAssertEqual(cache.count, 3)
-      queue.prefetch([10], with: preparation)
+      queue.prefetch(preparation, from: [10])
       while driver.runPreparations() > 0 { driver.drain() }
       XCTAssertEqual(cache.count, 3, "the three unused prefetches stay")
       XCTAssertEqual(queue.statistics.wastedPreparations, 1, queue.statistics.summary)
       var applied: [Int] = []
-      queue.addTask(key: "t", preparing: 10, with: preparation) { applied.append($0) }
+      queue.addTask(key: "t", prepare: preparation, from: 10) { applied.append($0) }
       XCTAssertEqual(driver.runPreparations(), 1, "not kept: prepared again")
       driver.drain()
       XCTAssertEqual(applied, [350])

@@ -114,7 +114,7 @@ final class WorkerPoolTests: XCTestCase {
       }
       spin(until: { started.value == 1 }, timeout: 5)
       for i in 0..<3 {
-        prefetching.addTask(key: i, discardable: true) { _ in
+        prefetching.addTask(key: i, lowPriority: true) { _ in
           log.append("prefetch \(i)")
           return i
         } apply: { _ in
@@ -205,7 +205,7 @@ final class WorkerPoolTests: XCTestCase {
         return n
       }
       var applied: [Int] = []
-      for n in 0..<4 { queue.addTask(key: n, preparing: n, with: draw) { applied.append($0) } }
+      for n in 0..<4 { queue.addTask(key: n, prepare: draw, from: n) { applied.append($0) } }
       spin(until: { applied.count == 4 }, timeout: 5)
       XCTAssertEqual(
         priorities.value, Array(repeating: expected, count: 4), "a worker's priority is not userInitiated's")

@@ -180,10 +180,10 @@ private enum BadInput: String, CaseIterable {
     case .nanEstimatedCostForCell:
       IdleQueue(driver: ManualPassDriver()).addTask(for: FakeCell(), at: row(0), estimatedCost: .nan) { _ in }
     case .infiniteEstimatedCostForSlice:
-      IdleQueue(driver: ManualPassDriver()).addResumableTask(key: 0, estimatedCost: .infinity) { _ in .done }
+      IdleQueue(driver: ManualPassDriver()).addResumableTask(key: 0, estimatedCost: .infinity) { _ in true }
     case .negativeEstimatedCostForCellSlice:
       IdleQueue(driver: ManualPassDriver()).addResumableTask(for: FakeCell(), at: row(0), estimatedCost: -1) { _, _ in
-        .done
+        true
       }
     case .secondQueueOnAManualDriver:
       let driver = ManualPassDriver()
@@ -219,7 +219,7 @@ private enum BadInput: String, CaseIterable {
       let queue = IdleQueue(driver: driver)
       withExtendedLifetime(queue) { _ = driver.runPreparations(maximum: -1) }
     case .prefetchWithoutAResultCache:
-      IdleQueue(driver: ManualPassDriver()).prefetch([1, 2], with: Preparation { (n: Int, _) in n })
+      IdleQueue(driver: ManualPassDriver()).prefetch(Preparation { (n: Int, _) in n }, from: [1, 2])
     }
   }
 }

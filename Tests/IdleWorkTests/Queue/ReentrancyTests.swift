@@ -40,7 +40,7 @@ final class ReentrancyTests: XCTestCase {
       var ran: [Int] = []
       queue.addTask(key: 0) {
         ran.append(0)
-        queue.removeAllTasks()
+        queue.cancelAllTasks()
       }
       for i in 1..<4 { queue.addTask(key: i) { ran.append(i) } }
       driver.drain()

@@ -58,4 +58,21 @@ final class TaskKeyTests: XCTestCase {
       XCTAssertEqual(queue.statistics.executed, 49)
     }
   }
+
+  /// A cell task's optional key is an `AnyHashable`: it is the value it wraps, so that `cancelTasks(forKey:)` with
+  /// the plain value finds it; `nil` uses the item.
+  func testACellTasksAnyHashableKeyIsTheValueItWraps() {
+    MainActor.assumeIsolated {
+      let (queue, _) = manualQueue()
+      let cell = FakeCell()
+      queue.addTask(for: cell, at: row(1), key: "list A") { _ in }
+      queue.addTask(for: cell, at: row(1), key: AnyHashable(7)) { _ in }
+      queue.addTask(for: cell, at: row(1), key: nil) { _ in }
+      XCTAssertEqual(queue.cancelTasks(forKey: "list A"), 1)
+      XCTAssertEqual(queue.cancelTasks(forKey: 7), 1)
+      XCTAssertEqual(queue.cancelTasks(forKey: row(1)), 1, "nil: the item is the key")
+      XCTAssertTrue(TaskKey(AnyHashable(row(3))).matches(row(3)))
+      XCTAssertFalse(TaskKey(AnyHashable(Int64(7))).matches(TaskKey(7)), "Int64 is still not Int")
+    }
+  }
 }

@@ -100,7 +100,7 @@ final class DeadlineRobustnessTests: XCTestCase {
       queue.addTask(key: "first", estimatedCost: 0.001) {}
       driver.runPass()
       XCTAssertEqual(queue.pendingTaskCount, 1, "a passed deadline: the pass waits")
-      queue.removeAllTasks()
+      queue.cancelAllTasks()
       driver.runPass()  // at rest: the queue is drained, its frame clock stopped
       driver.advance(by: 1)
       // A second later, a new frame's deadline has just passed (its callback is due).

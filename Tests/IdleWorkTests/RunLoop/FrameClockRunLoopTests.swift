@@ -24,7 +24,7 @@ final class FrameClockRunLoopTests: XCTestCase {
       spin(until: { source.log.count == 4 }, timeout: 5)
       XCTAssertEqual(source.log, ["start", "stop", "start", "stop"])
       queue.addTask(key: 5) { ran += 1 }
-      queue.removeAllTasks()
+      queue.cancelAllTasks()
       spin(until: { source.log.count == 6 }, timeout: 5)
       XCTAssertEqual(source.log.last, "stop", "a queue emptied by cancellation stops the clock at the next turn")
     }

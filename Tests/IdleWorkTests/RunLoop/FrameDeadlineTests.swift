@@ -250,7 +250,7 @@ final class FrameDeadlineTests: XCTestCase {
           driver.advance(by: 0.002)
         } while timeRemaining() >= 0.002
         seen.append(timeRemaining())
-        return tiles < 20 ? .moreToDo : .done
+        return tiles >= 20
       }
       driver.runPass()
       XCTAssertEqual(seen[0], 0.009, accuracy: 1e-9, "10 ms before the frame, less the 1 ms margin")
@@ -269,7 +269,7 @@ final class FrameDeadlineTests: XCTestCase {
           tiles += 1
           driver.advance(by: 0.002)
         } while timeRemaining() >= 0.002
-        return .moreToDo
+        return false
       }
       driver.runPass()
       XCTAssertEqual(tiles, 4, "8 ms of tiles in the 9 ms before the frame")
@@ -282,7 +282,7 @@ final class FrameDeadlineTests: XCTestCase {
 
       queue.addResumableTask(key: "blind") { _ in
         driver.advance(by: 0.003)
-        return .done
+        return true
       }
       queue.cancelTasks(forKey: "tiles")
       frames.deadline = nil
@@ -299,7 +299,7 @@ final class FrameDeadlineTests: XCTestCase {
       var seen: TimeInterval?
       queue.addResumableTask(key: "job") { timeRemaining in
         seen = timeRemaining()
-        return .done
+        return true
       }
       driver.runPass()
       XCTAssertEqual(seen ?? 0, 0.004, accuracy: 1e-9)
@@ -308,7 +308,7 @@ final class FrameDeadlineTests: XCTestCase {
       var plainSeen: TimeInterval?
       plain.addResumableTask(key: "job") { timeRemaining in
         plainSeen = timeRemaining()
-        return .done
+        return true
       }
       plainDriver.runPass()
       XCTAssertEqual(plainSeen, 0, "no clock and a .tasks budget: one step per slice, as before")
@@ -436,7 +436,7 @@ final class FrameDeadlineTests: XCTestCase {
       }
       // The clock learns the frame's length (the most time left it has read): 16 ms. (A slice: its
       // measured cost teaches the slices' prediction, not the tasks'.)
-      queue.addResumableTask(key: -1, estimatedCost: 0.001) { _ in .done }
+      queue.addResumableTask(key: -1, estimatedCost: 0.001) { _ in true }
       frames.deadline = driver.now + 0.016
       driver.runTrackingPass()
       addDraw(0)

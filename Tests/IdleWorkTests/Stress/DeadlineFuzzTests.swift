@@ -171,7 +171,7 @@ final class FuzzSequence {
       queue.addResumableTask(key: "job", estimatedCost: randomEstimate(cost)) { [driver] _ in
         driver.advance(by: cost)
         slices -= 1
-        return slices > 0 ? .moreToDo : .done
+        return slices == 0
       }
     case 5:
       let slot = random.int(0...3)

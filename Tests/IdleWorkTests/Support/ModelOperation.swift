@@ -17,7 +17,7 @@ struct TaskSpec: Sendable, CustomStringConvertible {
   let row: Int
   /// Milliseconds each slice advances the manual clock by, to simulate its cost.
   let costMs: Double
-  /// `nil` for a one-shot task; otherwise a resumable task that reports `.done` after this many slices.
+  /// `nil` for a one-shot task; otherwise a resumable task that returns `true` (done) after this many slices.
   let slices: Int?
   /// Added with `discardable: true`.
   let discardable: Bool

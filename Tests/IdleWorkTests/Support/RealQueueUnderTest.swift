@@ -53,7 +53,7 @@ final class RealQueueUnderTest {
     case .cancelHandle(let index):
       return .flag(cancelHandle(index))
     case .removeAll:
-      queue.removeAllTasks()
+      queue.cancelAllTasks()
     case .discardDiscardable:
       return .count(queue.dropDiscardableTasks())
     case .setCapacity(let capacity):
@@ -79,7 +79,7 @@ final class RealQueueUnderTest {
     case .cancelKey(let key): queue.cancelTasks(forKey: key)
     case .cancelRow(let row): queue.cancelTasks(forKey: Self.indexPath(row))
     case .cancelHandle(let index): _ = cancelHandle(index)
-    case .removeAll: queue.removeAllTasks()
+    case .removeAll: queue.cancelAllTasks()
     case .setCapacity(let capacity): queue.maximumQueueLength = capacity
     case .rebindCell(let slot, let row): rebind(slot: slot, row: row)
     case .invalidate: queue.invalidate()
@@ -120,20 +120,20 @@ final class RealQueueUnderTest {
       rows[slot] = spec.row
       let indexPath = Self.indexPath(spec.row)
       if spec.slices != nil {
-        handle = queue.addResumableTask(for: cell, at: indexPath, discardable: spec.discardable) { [weak self] _, _ in
-          withExtendedLifetime(token) { self?.runSlice(spec, counter: counter) ?? .done }
+        handle = queue.addResumableTask(for: cell, at: indexPath, lowPriority: spec.discardable) { [weak self] _, _ in
+          withExtendedLifetime(token) { self?.runSlice(spec, counter: counter) ?? true }
         }
       } else {
-        handle = queue.addTask(for: cell, at: indexPath, discardable: spec.discardable) { [weak self] _ in
+        handle = queue.addTask(for: cell, at: indexPath, lowPriority: spec.discardable) { [weak self] _ in
           withExtendedLifetime(token) { _ = self?.runSlice(spec, counter: nil) }
         }
       }
     } else if spec.slices != nil {
-      handle = queue.addResumableTask(key: spec.key, discardable: spec.discardable) { [weak self] _ in
-        withExtendedLifetime(token) { self?.runSlice(spec, counter: counter) ?? .done }
+      handle = queue.addResumableTask(key: spec.key, lowPriority: spec.discardable) { [weak self] _ in
+        withExtendedLifetime(token) { self?.runSlice(spec, counter: counter) ?? true }
       }
     } else {
-      handle = queue.addTask(key: spec.key, discardable: spec.discardable) { [weak self] in
+      handle = queue.addTask(key: spec.key, lowPriority: spec.discardable) { [weak self] in
         withExtendedLifetime(token) { _ = self?.runSlice(spec, counter: nil) }
       }
     }
@@ -141,14 +141,14 @@ final class RealQueueUnderTest {
   }
 
   /// One slice of a generated task: record it, spend its cost on the clock, do its action on the first slice.
-  private func runSlice(_ spec: TaskSpec, counter: SliceCounter?) -> IdleQueue.SliceResult {
+  private func runSlice(_ spec: TaskSpec, counter: SliceCounter?) -> Bool {
     let slice = counter?.done ?? 0
     log.append(ModelEvent(id: spec.id, slice: slice))
     driver.advance(by: (spec.costMs) / 1000)
     if slice == 0, let action = spec.action { perform(action) }
-    guard let counter, let slices = spec.slices else { return .done }
+    guard let counter, let slices = spec.slices else { return true }
     counter.done += 1
-    return counter.done >= slices ? .done : .moreToDo
+    return counter.done >= slices
   }
 }
 

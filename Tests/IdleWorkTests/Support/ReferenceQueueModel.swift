@@ -39,7 +39,7 @@ enum ModelResult: Equatable {
 ///   kept apart for one-shot tasks, one-shot cell tasks and slices, 0 before the first measurement. A pass
 ///   runs only tasks added before it began.
 /// - A one-shot task leaves the queue, counted executed, just before it runs; a resumable slice runs in
-///   place and the task leaves as executed when the slice reports `.done` (if it is still queued then),
+///   place and the task leaves as executed when the slice returns `true` (done) (if it is still queued then),
 ///   keeping its place at the head otherwise.
 /// - A tracking pass runs nothing (the queue pauses while scrolling, the default; work fitted to frames is
 ///   checked by `FrameDeadlineTests` and `DeadlineFuzzTests`).

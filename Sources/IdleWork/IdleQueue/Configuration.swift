@@ -1,0 +1,74 @@
+import Foundation
+
+extension IdleQueue {
+  /// Everything a queue is set up with, as one value. ``scrollingFeed(timeUntilNextFrame:)`` is the setting for a
+  /// scrolling feed; the default, `Configuration()`, runs one task per pass and nothing while a scroll is tracked.
+  public struct Configuration: Sendable {
+    /// Work per pass: `.tasks(1)` by default; see ``IdleQueue/Budget``.
+    public var budget: Budget
+    /// Pending tasks kept at most, in `0...Int.max`; default 30, as DWURunLoopWorkDistribution. Past it the queue
+    /// drops stale tasks first, then those of cells off screen, then low-priority ones, then the oldest.
+    public var maximumQueueLength: Int
+    /// What the queue does while a scroll view scrolls: ``IdleQueue/Scrolling/pause`` (default) or
+    /// ``IdleQueue/Scrolling/fitToFrames(timeUntilNextFrame:)``.
+    public var scrolling: Scrolling
+    /// This queue's preparations running at once on the process's one worker pool, in `1...Int.max`; default the
+    /// active cores, at most 6. The pool has as many threads as the largest `workers` of the queues using it.
+    public var workers: Int
+    /// Bytes of prepared results kept by their input, least recently used first out, so that a row shown again or
+    /// reloaded unchanged applies at once; all go on a memory warning. In `0...Int.max`; `0` (default) keeps none,
+    /// and prefetching needs more.
+    public var resultCacheLimit: Int
+    /// Run-loop modes whose passes run tasks besides the tracking modes ``scrolling`` adds; tests change them.
+    var modes: [RunLoop.Mode] = [.default]
+    /// The observer's order; tests and the benchmark change it.
+    var observerOrder = IdleQueue.observerOrder
+
+    /// The default ``workers``: the active cores, within 1...6.
+    @usableFromInline static var defaultWorkers: Int {
+      min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 6)
+    }
+
+    /// Creates a configuration; every parameter has the default a plain queue wants. Invalid values stop the
+    /// program, when a queue is made with it, with a message naming the parameter and its range.
+    public init(
+      budget: Budget = .tasks(1), maximumQueueLength: Int = 30, scrolling: Scrolling = .pause,
+      workers: Int = Configuration.defaultWorkers, resultCacheLimit: Int = 0
+    ) {
+      self.budget = budget
+      self.maximumQueueLength = maximumQueueLength
+      self.scrolling = scrolling
+      self.workers = workers
+      self.resultCacheLimit = resultCacheLimit
+    }
+
+    /// A configuration that also runs passes in `modes` (tests).
+    init(
+      modes: [RunLoop.Mode], budget: Budget = .tasks(1), maximumQueueLength: Int = 30, scrolling: Scrolling = .pause,
+      workers: Int = Configuration.defaultWorkers, resultCacheLimit: Int = 0
+    ) {
+      self.init(
+        budget: budget, maximumQueueLength: maximumQueueLength, scrolling: scrolling, workers: workers,
+        resultCacheLimit: resultCacheLimit)
+      self.modes = modes
+    }
+
+    /// The setting for a scrolling feed: passes fitted to frames, in idle time and during scrolls; a pass at most a
+    /// 60 Hz frame long; 128 tasks kept; prepared results cached up to 32 MB.
+    ///
+    /// ```swift
+    /// let queue = IdleQueue(configuration: .scrollingFeed())
+    /// ```
+    ///
+    /// - Parameter timeUntilNextFrame: seconds until the next frame must be committed, or `nil` when none is
+    ///   pending. Leave it out on iOS and tvOS: the queue reads a `CADisplayLink`, running it only while work is
+    ///   pending. Elsewhere, leaving it out means no frame clock (nothing runs while scrolling).
+    public static func scrollingFeed(
+      timeUntilNextFrame: (@MainActor @Sendable () -> TimeInterval?)? = nil
+    ) -> Configuration {
+      Configuration(
+        budget: .seconds(1.0 / 60), maximumQueueLength: 128,
+        scrolling: .fitToFrames(timeUntilNextFrame: timeUntilNextFrame), resultCacheLimit: 32 << 20)
+    }
+  }
+}
