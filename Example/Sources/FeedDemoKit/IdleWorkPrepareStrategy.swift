@@ -14,7 +14,7 @@ extension IdleWorkStrategy {
   struct Abandoned: Error {}
 
   func addPreparedDraw(_ request: DrawRequest, to queue: IdleQueue) -> IdleTaskHandle {
-    queue.addTask(for: request.cell, at: request.indexPath, preparing: DrawContent(request.job), with: Self.draw) {
+    queue.addTask(for: request.cell, at: request.indexPath, prepare: Self.draw, from: DrawContent(request.job)) {
       cell, image in request.apply(image, to: cell)
     }
   }

@@ -59,12 +59,12 @@ final class IdleWorkStrategy: FeedStrategy {
 
   /// `tableView(_:prefetchRowsAt:)`, one line as IdleWork documents it: each row's three images.
   func prefetchRows(_ rows: [Int], in feed: FeedView) {
-    queue?.prefetch(rows.flatMap { feed.drawContents(ofRow: $0) }, with: Self.draw)
+    queue?.prefetch(Self.draw, from: rows.flatMap { feed.drawContents(ofRow: $0) })
   }
 
   /// `tableView(_:cancelPrefetchingForRowsAt:)`, one line.
   func cancelPrefetchingRows(_ rows: [Int], in feed: FeedView) {
-    queue?.cancelPrefetching(rows.flatMap { feed.drawContents(ofRow: $0) }, with: Self.draw)
+    queue?.cancelPrefetching(Self.draw, from: rows.flatMap { feed.drawContents(ofRow: $0) })
   }
 
   /// The configuration this strategy's queue is created with.
@@ -120,15 +120,15 @@ final class IdleWorkStrategy: FeedStrategy {
   private func addTiledDraw(_ request: DrawRequest, to queue: IdleQueue) -> IdleTaskHandle {
     queue.addResumableTask(for: request.cell, at: request.indexPath, estimatedCost: tileCost) {
       [weak self] _, timeRemaining in
-      guard let self else { return .done }
+      guard let self else { return true }
       repeat {
         let start = Clock.now
         let done = request.runNextTile()
         let seconds = Double(Clock.now - start) / 1e9
         tileCost = tileCost.map { $0 + 0.25 * (seconds - $0) } ?? seconds
-        if done { return .done }
+        if done { return true }
       } while timeRemaining() > tileCost ?? .infinity
-      return .moreToDo
+      return false
     }
   }
 
@@ -158,9 +158,9 @@ final class IdleWorkStrategy: FeedStrategy {
     queue?.addTask(key: key, task)
   }
 
-  func discardPending() { queue?.removeAllTasks() }
+  func discardPending() { queue?.cancelAllTasks() }
 
-  var pendingCount: Int { queue?.pendingTaskCount ?? 0 }
+  var pendingCount: Int { queue?.statistics.pending ?? 0 }
 
   func uninstall() {
     queue?.invalidate()

@@ -1,4 +1,4 @@
-/// Refers to one queued task, to cancel it.
+/// Refers to one queued task, to cancel it or ask whether it is still pending.
 ///
 /// Holds its queue weakly: keeping a handle keeps neither the queue nor the task alive.
 @MainActor
@@ -7,8 +7,9 @@ public struct IdleTaskHandle {
   weak var queue: QueueCore?
   let seq: UInt64
 
-  /// Whether the task is still queued (a resumable task between slices is); tests read it.
-  var isPending: Bool { queue?.list.contains(seq) ?? false }
+  /// Whether the task is still queued (it has not run, been skipped, evicted or cancelled); a resumable task
+  /// between slices is.
+  public var isPending: Bool { queue?.list.contains(seq) ?? false }
 
   /// Cancels the task if it is still pending; returns whether it was.
   @discardableResult
