@@ -61,9 +61,7 @@ public final class IdleQueue {
     let driver = RunLoopPassDriver(
       modes: configuration.modes, trackingModes: configuration.scrolling.trackingModes,
       order: configuration.observerOrder)
-    self.init(
-      scheduler: IdleScheduler(driver: driver, budget: nil, stopsWhenEmpty: true), priority: 0,
-      configuration: configuration, isShared: isShared)
+    self.init(scheduler: IdleScheduler(driver: driver), configuration: configuration, isShared: isShared)
   }
 
   /// Creates a queue driven by `driver` (in unit tests, `IdleWorkTesting`'s `ManualPassDriver`). The queue stops
@@ -71,20 +69,15 @@ public final class IdleQueue {
   @_spi(IdleWorkTesting) public convenience init(
     passDriver driver: some IdlePassDriver, configuration: Configuration = Configuration()
   ) {
-    self.init(
-      scheduler: IdleScheduler(driver: driver, budget: nil, stopsWhenEmpty: true), priority: 0,
-      configuration: configuration)
+    self.init(scheduler: IdleScheduler(driver: driver), configuration: configuration)
     // Made on the main actor, which is not always the main thread (Swift Testing on Linux): start now rather than
     // through the main queue (a second start does nothing).
     core.start()
   }
 
   /// Creates a queue served by `scheduler`.
-  nonisolated init(
-    scheduler: IdleScheduler, priority: Int = 0, configuration: Configuration = Configuration(),
-    isShared: Bool = false
-  ) {
-    core = QueueCore(scheduler: scheduler, priority: priority, configuration: configuration, isShared: isShared)
+  nonisolated init(scheduler: IdleScheduler, configuration: Configuration, isShared: Bool = false) {
+    core = QueueCore(scheduler: scheduler, configuration: configuration, isShared: isShared)
   }
 
   deinit {

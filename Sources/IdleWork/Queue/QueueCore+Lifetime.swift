@@ -8,19 +8,17 @@ import Foundation
 extension QueueCore {
   /// What ``start()`` needs from the initializer.
   struct Startup: Sendable {
-    let priority: Int
     /// Makes the frame clock's source (a `CADisplayLink` must be made on the main thread); `nil` for none.
     let makeFrameClockSource: (@MainActor @Sendable () -> any FrameClockSource)?
 
-    nonisolated init(priority: Int, configuration: IdleQueue.Configuration) {
-      self.priority = priority
+    nonisolated init(configuration: IdleQueue.Configuration) {
       makeFrameClockSource = configuration.scrolling.frameClockSource
     }
   }
 
   /// The message of ``IdleQueue/main``'s refusal to be invalidated.
   nonisolated static let sharedQueueInvalidated =
-    "IdleWork: IdleQueue.main cannot be invalidated: the whole app shares it. Call removeAllTasks() "
+    "IdleWork: IdleQueue.main cannot be invalidated: the whole app shares it. Call cancelAllTasks() "
     + "on it, or create your own IdleQueue() and invalidate that."
 
   /// Starts serving, once, on the main thread: frame clock, scheduler, memory warnings, and a pass if work is
@@ -32,7 +30,7 @@ extension QueueCore {
     if inbox.isClosed { invalidate() }
     guard !isInvalidated else { return }
     frameClock = startup.makeFrameClockSource.map { FrameClock(source: $0()) }
-    scheduler.attach(self, priority: startup.priority)
+    scheduler.attach(self)
     if scheduler.isStopped { invalidate() }
     observeMemoryWarnings()
     if hasPendingWork {

@@ -31,7 +31,7 @@ final class QueueCore {
   nonisolated let workerLimit: Int
   /// Bytes of prepared results kept by content (``IdleQueue/Configuration/resultCacheLimit``).
   nonisolated let cacheLimit: Int
-  /// Set by ``takeInForPass()`` for the ``serve(_:total:)`` that follows: how long this queue's take-in took
+  /// Set by ``takeInForPass()`` for the ``serve(_:)`` that follows: how long this queue's take-in took
   /// and whether it took in prepared results.
   var passTakeIn: (duration: UInt64, results: Bool)?
   /// Since when the queue has had no runnable work, as ``updateFrameClock()`` last saw it; `nil` while it has.
@@ -82,7 +82,7 @@ final class QueueCore {
   /// (see ``IdleQueue/init(scheduler:priority:configuration:isShared:)``), on any thread: it only stores
   /// state; the queue starts serving on the main thread (``start()``), at once when created there.
   nonisolated init(
-    scheduler: IdleScheduler, priority: Int, configuration: IdleQueue.Configuration, isShared: Bool
+    scheduler: IdleScheduler, configuration: IdleQueue.Configuration, isShared: Bool
   ) {
     Validation.require(configuration.budget.validationFailure)
     Validation.require(Validation.queueLengthFailure(configuration.maximumQueueLength))
@@ -94,7 +94,7 @@ final class QueueCore {
     self.budget = configuration.budget
     self.scrolling = configuration.scrolling.fitsToFrames ? .fitToFrames : .pause
     self.isShared = isShared
-    self.startup = Startup(priority: priority, configuration: configuration)
+    self.startup = Startup(configuration: configuration)
     self.list = TaskList(capacity: configuration.maximumQueueLength)
     self.inbox = BackgroundInbox(limit: configuration.maximumQueueLength, wake: scheduler.waker)
     Self.onMainThread { [self] in start() }
@@ -221,7 +221,7 @@ final class QueueCore {
   }
 
   /// What the scheduler's pass does first: takes in what other threads handed over, noting when it began and
-  /// whether results came, for ``serve(_:total:)`` to count in the pass.
+  /// whether results came, for ``serve(_:)`` to count in the pass.
   func takeInForPass() {
     let driver = scheduler.driver
     let start = driver.nanoseconds
@@ -252,7 +252,7 @@ final class QueueCore {
   /// leave (without counting against the budget), a task runs and its duration teaches the
   /// ``CostPredictor``, and a pass that ends waiting for a frame sets ``waitsForDeadline``. Tasks added
   /// during the pass (by a task, or by a slice re-posting itself) wait for a later pass, as `addTask` says.
-  func serve(_ kind: IdlePassKind, total: inout BudgetMeter?) -> Bool {
+  func serve(_ kind: IdlePassKind) -> Bool {
     waitsForDeadline = nil
     let takenIn = passTakeIn
     passTakeIn = nil
@@ -280,7 +280,7 @@ final class QueueCore {
     var searchFrom: UInt64?  // past the tasks passed over in this search; `nil`: from the head
     while !isInvalidated {
       if PassPlanner.endsBeforeLooking(
-        kind: kind, scrolling: scrolling, hasFrameClock: frameClock != nil, own: own, total: total,
+        kind: kind, scrolling: scrolling, hasFrameClock: frameClock != nil, own: own,
         now: driver.nanoseconds) != nil
       {
         break
@@ -297,7 +297,7 @@ final class QueueCore {
             PassPlanner.Candidate(
               costKind: entry.payload.costKind, estimate: entry.payload.estimatedCost, passedOver: passedOver)
           },
-          predictor: predictor, own: own, total: total, now: now, frame: frameClock?.read(now: now),
+          predictor: predictor, own: own, now: now, frame: frameClock?.read(now: now),
           scrolling: scrolling))
       guard let entry = found.entry else { break }
       switch step {
@@ -311,7 +311,7 @@ final class QueueCore {
         continue
       case .run:
         didWork = true
-        if run(entry, own: &own, total: &total) { ranTasks = true }
+        if run(entry, own: &own) { ranTasks = true }
         // From the head again: what ran may have changed what is runnable.
         searchFrom = nil
         passedOver = 0
@@ -324,19 +324,19 @@ final class QueueCore {
   }
 
   /// Runs one task (or slice) the planner admitted, measuring it for the predictor; returns whether it ran.
-  private func run(_ entry: TaskList<QueuedTask>.Entry, own: inout BudgetMeter, total: inout BudgetMeter?) -> Bool {
+  private func run(_ entry: TaskList<QueuedTask>.Entry, own: inout BudgetMeter) -> Bool {
     let driver = scheduler.driver
     let now = driver.nanoseconds
     // A slice that reads `timeRemaining` sizes itself to the time left; what it costs once started is its
     // longest stretch without looking at the clock (from its start, between reads, to its end).
     var lastLook = now
     var longestStretch: UInt64 = 0
-    let meters = (own, total)
+    let meter = own
     func look() -> TimeInterval {
       let time = driver.nanoseconds
       longestStretch = max(longestStretch, time &- lastLook)
       lastLook = time
-      return timeRemaining(own: meters.0, total: meters.1)
+      return timeRemaining(own: meter)
     }
     var done: Bool?  // whether a resumable task finished; `nil` for a one-shot task
     switch entry.payload.work {
@@ -366,7 +366,6 @@ final class QueueCore {
     if let done, let finished = list.recordSlice(entry.seq, finished: done) { release([finished]) }
     predictor.record(entry.payload.costKind, duration: max(longestStretch, driver.nanoseconds &- lastLook))
     own.recordTask()
-    total?.recordTask()
     return true
   }
 
@@ -388,15 +387,13 @@ final class QueueCore {
   }
 
   /// The seconds a resumable slice may still spend now: the least of the time left before the frame
-  /// deadline (less the margin) and of the `.seconds` budgets; 0 when none applies (then a slice does one
-  /// step, as before slices could read the time).
-  private func timeRemaining(own: BudgetMeter, total: BudgetMeter?) -> TimeInterval {
+  /// deadline (less the margin) and of the `.seconds` budget; 0 when neither applies (then a slice does one step).
+  private func timeRemaining(own: BudgetMeter) -> TimeInterval {
     let now = scheduler.driver.nanoseconds
     var left: Int64?
     func limit(_ value: Int64) { left = min(left ?? value, value) }
     if let frameTimeLeft = frameClock?.timeLeft() { limit(frameTimeLeft &- Int64(FrameAdmission.margin)) }
     if let budgetLeft = own.timeLeft(now: now) { limit(Int64(clamping: budgetLeft)) }
-    if let budgetLeft = total?.timeLeft(now: now) { limit(Int64(clamping: budgetLeft)) }
     return Double(max(left ?? 0, 0)) / 1e9
   }
 

@@ -59,7 +59,6 @@ enum PassPlanner {
     var candidate: Candidate?
     var predictor: CostPredictor
     var own: BudgetMeter
-    var total: BudgetMeter?
     var now: UInt64
     /// The frame clock's reading; `nil` for a queue without a frame clock.
     var frame: FrameReading?
@@ -68,24 +67,23 @@ enum PassPlanner {
 
   /// Why the pass ends before it looks for a task (leaving stale tasks for a later pass), if it does.
   static func endsBeforeLooking(
-    kind: IdlePassKind, scrolling: Scrolling, hasFrameClock: Bool, own: BudgetMeter, total: BudgetMeter?,
-    now: UInt64
+    kind: IdlePassKind, scrolling: Scrolling, hasFrameClock: Bool, own: BudgetMeter, now: UInt64
   ) -> EndReason? {
     if kind == .tracking {
       if scrolling == .pause { return .notWhileScrolling }
       if !hasFrameClock { return .noFrameKnown }
     }
-    guard own.allowsAnother(now: now), total?.allowsAnother(now: now) ?? true else { return .budgetSpent }
+    guard own.allowsAnother(now: now) else { return .budgetSpent }
     return nil
   }
 
-  /// The next step of a pass, once ``endsBeforeLooking(kind:scrolling:hasFrameClock:own:total:now:)`` let
+  /// The next step of a pass, once ``endsBeforeLooking(kind:scrolling:hasFrameClock:own:now:)`` let
   /// it look.
   static func next(_ input: Input) -> Step {
     let tracking = input.kind == .tracking
     if let reason = endsBeforeLooking(
       kind: input.kind, scrolling: input.scrolling, hasFrameClock: input.frame != nil, own: input.own,
-      total: input.total, now: input.now)
+      now: input.now)
     {
       return .end(reason)
     }
@@ -106,9 +104,7 @@ enum PassPlanner {
       }
       measuresAgain = true
     }
-    guard input.own.allowsAnother(now: input.now, predicted: predicted),
-      input.total?.allowsAnother(now: input.now, predicted: predicted) ?? true
-    else { return .end(.budgetSpent) }
+    guard input.own.allowsAnother(now: input.now, predicted: predicted) else { return .end(.budgetSpent) }
     guard let frame = input.frame else { return .run(probes: false) }
     // During a scroll an unknown cost is probed at a frame's start: waiting for an idle pass would leave
     // every row blank through a fling.
@@ -127,7 +123,7 @@ enum PassPlanner {
       }
       return .wait(min(retryIn, UInt64(max(nextFrameIn ?? Int64(retryIn), 0))))
     case .frame(let timeLeft, let length):
-      let isFirst = input.own.tasksRun == 0 && (input.total?.tasksRun ?? 0) == 0
+      let isFirst = input.own.tasksRun == 0
       let decision = FrameAdmission.decide(
         predicted: probes ? UInt64.max : predicted, timeLeft: timeLeft, frameLength: length,
         isFirstInPass: isFirst && (!tracking || probes))

@@ -77,8 +77,6 @@ private enum BadInput: String, CaseIterable {
   case negativeSecondsInSetter
   case nanSecondsInSetter
   case infiniteSecondsInInit
-  case zeroTasksInSchedulerInit
-  case negativeSecondsInSchedulerSetter
   case invalidatingTheSharedQueue
   /// `invalidate()` is callable from any thread, and `IdleQueue.main` still refuses there.
   case invalidatingTheSharedQueueOffTheMainThread
@@ -105,16 +103,15 @@ private enum BadInput: String, CaseIterable {
     case .negativeQueueLengthInInit: return ["maximumQueueLength", "-1", "0...Int.max"]
     case .negativeQueueLengthInSetter: return ["maximumQueueLength", "-5", "0...Int.max"]
     case .negativeQueueLengthInConfiguration: return ["maximumQueueLength", "\(Int.min)", "0...Int.max"]
-    case .zeroTasksInInit, .zeroTasksInConfiguration, .zeroTasksInSchedulerInit:
+    case .zeroTasksInInit, .zeroTasksInConfiguration:
       return ["budget", ".tasks(0)", "1...Int.max"]
     case .negativeTasksInSetter: return ["budget", ".tasks(-1)", "1...Int.max"]
     case .zeroSecondsInInit: return ["budget", ".seconds(0.0)", "finite", "greater than 0"]
     case .negativeSecondsInSetter: return ["budget", ".seconds(-1.0)", "finite", "greater than 0"]
     case .nanSecondsInSetter: return ["budget", ".seconds(nan)", "finite", "greater than 0"]
     case .infiniteSecondsInInit: return ["budget", ".seconds(inf)", "finite", "greater than 0"]
-    case .negativeSecondsInSchedulerSetter: return ["budget", ".seconds(-0.5)", "finite", "greater than 0"]
     case .invalidatingTheSharedQueue, .invalidatingTheSharedQueueOffTheMainThread:
-      return ["IdleQueue.main cannot be invalidated", "removeAllTasks()"]
+      return ["IdleQueue.main cannot be invalidated", "cancelAllTasks()"]
     case .negativeManualClockAdvance: return ["advance(by: -1.0)", "finite", ">= 0"]
     case .negativeEstimatedCost: return ["estimatedCost", "-0.001", "finite", ">= 0"]
     case .nanEstimatedCostForCell: return ["estimatedCost", "nan", "finite", ">= 0"]
@@ -160,10 +157,6 @@ private enum BadInput: String, CaseIterable {
       IdleQueue(driver: ManualPassDriver()).budget = .seconds(.nan)
     case .infiniteSecondsInInit:
       _ = IdleQueue(driver: ManualPassDriver(), configuration: .init(budget: .seconds(.infinity)))
-    case .zeroTasksInSchedulerInit:
-      _ = IdleScheduler(driver: ManualPassDriver().core, budget: .tasks(0))
-    case .negativeSecondsInSchedulerSetter:
-      IdleScheduler(driver: ManualPassDriver().core).budget = .seconds(-0.5)
     case .invalidatingTheSharedQueue:
       IdleQueue.main.invalidate()
     case .invalidatingTheSharedQueueOffTheMainThread:

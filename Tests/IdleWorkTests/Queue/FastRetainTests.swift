@@ -74,6 +74,7 @@ extension FastRetainTests {
   func testANewCellAtAFreedCellsAddressIsNotTakenForIt() throws {
     // AddressSanitizer keeps freed memory from being reused (its quarantine): no cell can take another's address.
     try XCTSkipIf(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil, "no address reuse under ASan")
+    var addressReused = true
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       let queue = IdleQueue(driver: driver)
@@ -94,7 +95,11 @@ extension FastRetainTests {
         misses.append(newcomer)
         newcomer = HardeningCell()
       }
-      XCTAssertEqual(ObjectIdentifier(newcomer), address, "no new cell was made at the freed cell's address")
+      // The heap may not hand the address back (its state depends on every test before): nothing to check then.
+      guard ObjectIdentifier(newcomer) == address else {
+        addressReused = false
+        return
+      }
       queue.addTask(for: newcomer, at: row) { ranOn.append(ObjectIdentifier($0)) }
       driver.drain()
       XCTAssertEqual(ranOn, [address], "the newcomer's own task ran once, the freed cell's never")
@@ -102,6 +107,7 @@ extension FastRetainTests {
       XCTAssertEqual(queue.statistics.executed, 1)
       withExtendedLifetime(misses) {}
     }
+    try XCTSkipUnless(addressReused, "the allocator did not hand the freed cell's address back")
   }
 }
 

@@ -18,7 +18,7 @@ final class PassPlannerTests: XCTestCase {
     var own = BudgetMeter(budget, start: 0)
     for _ in 0..<tasksRun { own.recordTask() }
     return .init(
-      kind: kind, candidate: candidate, predictor: CostPredictor(), own: own, total: nil, now: 0, frame: frame,
+      kind: kind, candidate: candidate, predictor: CostPredictor(), own: own, now: 0, frame: frame,
       scrolling: scrolling)
   }
 
