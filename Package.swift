@@ -7,6 +7,8 @@ let package = Package(
   products: [
     .library(name: "IdleWork", targets: ["IdleWork"]),
     .library(name: "IdleWorkTesting", targets: ["IdleWorkTesting"]),
+    // The Objective-C face: a module of its own, so that Swift users see none of it.
+    .library(name: "IdleWorkObjC", targets: ["IdleWorkObjC"]),
   ],
   targets: [
     .target(
@@ -17,6 +19,7 @@ let package = Package(
       ]
     ),
     .target(name: "IdleWorkTesting", dependencies: ["IdleWork"]),
+    .target(name: "IdleWorkObjC", dependencies: ["IdleWork"]),
     .testTarget(name: "IdleWorkTests", dependencies: ["IdleWork", "IdleWorkTesting"]),
     .testTarget(name: "IdleWorkTestingTests", dependencies: ["IdleWork", "IdleWorkTesting"]),
   ],

@@ -1,0 +1,105 @@
+#if canImport(ObjectiveC)
+  import Foundation
+  import IdleWork
+
+  /// How a result is made from an input on the queue's worker threads (`Preparation`), said once and shared by
+  /// cell tasks, keyed tasks and prefetches, so that equal inputs share one preparation and one cached result.
+  ///
+  /// Inputs are copied (`-copy`) and compared with `isEqual:`: `NSURL`, `NSString`, `NSNumber` and other immutable
+  /// values. The prepare block runs on worker threads, never the main thread, so it must be thread-safe.
+  @objc(IWPreparation)
+  public final class IWPreparation: NSObject, Sendable {
+    typealias Value = UncheckedSendable<AnyObject>
+
+    let preparation: Preparation<ObjectInput, Value>
+
+    /// Creates a preparation whose results count as one reference each against `resultCacheLimit`: use
+    /// `-initWithResultBytes:prepare:` for images and other large results.
+    ///
+    /// - Parameter prepare: makes the result from `input` on a worker thread, or returns `nil` when it cannot
+    ///   (counted as failed; no apply). `isCancelled()` turns `YES` once nothing waits for the result: call it
+    ///   between steps, only during the block, and return `nil` to stop.
+    @objc public convenience init(
+      prepare: @escaping (_ input: AnyObject, _ isCancelled: @escaping () -> Bool) -> AnyObject?
+    ) {
+      self.init(resultBytes: nil, prepare: prepare)
+    }
+
+    /// Creates a preparation whose results count `resultBytes(result)` bytes against the queue's
+    /// `resultCacheLimit` (for an image: its bitmap's bytes). `resultBytes` is called on any thread.
+    @objc public init(
+      resultBytes: ((_ result: AnyObject) -> Int)?,
+      prepare: @escaping (_ input: AnyObject, _ isCancelled: @escaping () -> Bool) -> AnyObject?
+    ) {
+      let prepare = UncheckedSendable(prepare)
+      let bytes = resultBytes.map { resultBytes in
+        let resultBytes = UncheckedSendable(resultBytes)
+        return { @Sendable (value: Value) in resultBytes.value(value.value) }
+      }
+      preparation = Preparation(resultBytes: bytes) { input, isCancelled in
+        let result = withoutActuallyEscaping(isCancelled) { prepare.value(input.object, $0) }
+        guard let result else { throw NoResult() }
+        return UncheckedSendable(result)
+      }
+      super.init()
+    }
+
+    /// The error a preparation that returned `nil` throws, so that the queue counts it failed.
+    struct NoResult: Error {}
+  }
+
+  /// A preparation's input: a copy of the caller's object. `@unchecked Sendable`: a copy of an `NSCopying` value is
+  /// immutable (the caller promises its class makes it so, as `NSString` and `NSURL` do), read on the workers only.
+  struct ObjectInput: Hashable, @unchecked Sendable {
+    let object: NSObject
+
+    init(_ input: NSObject & NSCopying) {
+      object = input.copy() as! NSObject
+    }
+  }
+
+  extension IWIdleQueue {
+    /// Queues a task that prepares a result from `input` on a worker with `preparation`, then calls `apply` with
+    /// the cell and the result on the main thread while the cell still shows `indexPath` (its key). A result
+    /// already kept for `input` applies at once, inside this call.
+    @objc(addTaskForCell:atIndexPath:preparation:input:apply:)
+    @discardableResult
+    public func addTask(
+      for cell: AnyObject, at indexPath: IndexPath, preparation: IWPreparation, input: NSObject & NSCopying,
+      apply: @escaping (_ cell: AnyObject, _ result: AnyObject) -> Void
+    ) -> IWTaskHandle {
+      IWTaskHandle(
+        queue.addTask(for: cell, at: indexPath, prepare: preparation.preparation, from: ObjectInput(input)) {
+          cell, result in apply(cell, result.value)
+        })
+    }
+
+    /// Queues a task that prepares a result from `input` on a worker with `preparation`, then calls `apply` with
+    /// it on the main thread; `key` groups tasks for `-cancelTasksForKey:`.
+    @objc(addTaskWithKey:preparation:input:apply:)
+    @discardableResult
+    public func addTask(
+      key: NSObject, preparation: IWPreparation, input: NSObject & NSCopying,
+      apply: @escaping (_ result: AnyObject) -> Void
+    ) -> IWTaskHandle {
+      IWTaskHandle(
+        queue.addTask(key: objCKey(key), prepare: preparation.preparation, from: ObjectInput(input)) { result in
+          apply(result.value)
+        })
+    }
+
+    /// Starts preparing results for rows about to appear, the nearest first (from
+    /// `-tableView:prefetchRowsAtIndexPaths:`), into the result cache: the queue needs a `resultCacheLimit`, as
+    /// `+scrollingFeedQueue` has.
+    @objc(prefetch:fromInputs:)
+    public func prefetch(_ preparation: IWPreparation, from inputs: [NSObject & NSCopying]) {
+      queue.prefetch(preparation.preparation, from: inputs.map(ObjectInput.init))
+    }
+
+    /// Stops prefetching results from `inputs` (from `-tableView:cancelPrefetchingForRowsAtIndexPaths:`).
+    @objc(cancelPrefetching:fromInputs:)
+    public func cancelPrefetching(_ preparation: IWPreparation, from inputs: [NSObject & NSCopying]) {
+      queue.cancelPrefetching(preparation.preparation, from: inputs.map(ObjectInput.init))
+    }
+  }
+#endif
