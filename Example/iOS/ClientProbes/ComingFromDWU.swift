@@ -133,13 +133,15 @@ final class PhotoListViewController: UITableViewController {
   var files: [PhotoID: URL] = [:]
 
   /// (a) The load is a prepared task: read and decoded on a worker, applied only while the cell shows `item`.
+  let thumbnail = Preparation { (url: URL, _) in
+    try PhotoLoader.thumbnail(at: url)  // on a worker thread
+  }
+
   func configure(_ cell: PhotoCell, for item: PhotoID) {
     guard let url = files[item] else { return }
     queue.bind(cell, to: item)  // item identifiers: the content, wherever its row moves
     cell.photoView.image = nil
-    queue.addTask(for: cell, at: item, content: url) { _ in
-      try PhotoLoader.thumbnail(at: url)  // on a worker thread
-    } apply: { cell, image in
+    queue.addTask(for: cell, at: item, prepare: thumbnail, from: url) { cell, image in
       cell.photoView.image = image  // on the main thread, only if the cell still shows `item`
     }
   }

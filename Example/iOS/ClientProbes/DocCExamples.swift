@@ -135,17 +135,11 @@ func resumableTaskExample(cell: ArticleCell, at indexPath: IndexPath, article: A
   var paragraphs = article.paragraphs.makeIterator()
   IdleQueue.main.addResumableTask(for: cell, at: indexPath) { cell, timeRemaining in
     repeat {
-      guard let paragraph = paragraphs.next() else { return .done }
+      guard let paragraph = paragraphs.next() else { return true }  // done
       cell.bodyView.textStorage.append(TextLayout.attributed(paragraph))
     } while timeRemaining() > 0.001
-    return .moreToDo
+    return false  // more to do, in a later pass
   }
-}
-
-@MainActor
-func performExample(item: Item) async throws -> UIImage {
-  let thumbnail = try await IdleQueue.main.perform(key: item.id) { Artwork.draw(row: item.row, slot: 0) }
-  return thumbnail
 }
 
 // MARK: ChoosingABudget.md
@@ -153,7 +147,6 @@ func performExample(item: Item) async throws -> UIImage {
 @MainActor
 func choosingABudgetExample() -> IdleQueue {
   let thumbnails = IdleQueue(configuration: IdleQueue.Configuration(budget: .seconds(0.004)))
-  IdleQueue.main.budget = .seconds(0.002)
   return thumbnails
 }
 
@@ -215,17 +208,15 @@ func idleQueueOverviewExample(cell: GalleryCell, at indexPath: IndexPath, images
   }
 }
 
-// MARK: Doc comments: IdleQueue.perform(key:discardable:_:)
+// MARK: Doc comments: IdleQueue.addResumableTask(key:lowPriority:estimatedCost:_:)
 
 @MainActor
-final class Renderer {
-  func draw(_ item: Item) -> UIImage { Artwork.draw(row: item.row, slot: 0) }
-}
-
-@MainActor
-func performDocCommentExample(renderer: Renderer, item: Item, indexPath: IndexPath) async throws -> UIImage {
-  let image = try await IdleQueue.main.perform(key: indexPath) { renderer.draw(item) }
-  return image
+func resumableDocCommentExample(queue: IdleQueue, words: [String], index: @escaping @MainActor (String) -> Void) {
+  var next = 0
+  queue.addResumableTask(key: "index") { timeRemaining in
+    while next < words.count, timeRemaining() > 0.001 { index(words[next]); next += 1 }
+    return next == words.count
+  }
 }
 
 // MARK: Doc comments: IdleQueue.Scrolling
@@ -257,11 +248,17 @@ struct LibraryPhoto: Sendable {
   let url: URL
 }
 
-/// What a thumbnail depends on: the article's content key.
+/// What a thumbnail depends on and is made from: the article's input.
 struct PhotoKey: Hashable, Sendable {
   let id: Int
   let version: Int
+  let url: URL
   let scale: CGFloat
+}
+
+/// A type of your own that holds an image: it needs `resultBytes`.
+struct Thumbnail: Sendable {
+  let image: CGImage
 }
 
 /// A collection view cell with one image view.
@@ -305,6 +302,16 @@ final class GalleryViewController: UIViewController, UICollectionViewDataSourceP
   let queue = IdleQueue(configuration: .scrollingFeed())
   var dataSource: UICollectionViewDiffableDataSource<Int, Int>!
   var library: [Int: LibraryPhoto] = [:]
+  let thumbnail = Preparation { (photo: PhotoKey, isCancelled) in  // once, as a stored property
+    let decoded = try Thumbnails.decode(photo.url, maxPixels: 400)  // ImageIO, on a worker
+    if isCancelled() { throw CancellationError() }  // no cell waits for it any more
+    return Thumbnails.rounded(decoded, scale: photo.scale)  // UIGraphicsImageRenderer, on a worker
+  }
+  let headerImage = Preparation { (url: URL, _) in try Thumbnails.decode(url, maxPixels: 1_200) }
+  let sizedThumbnail = Preparation(resultBytes: { $0.image.bytesPerRow * $0.image.height }) {
+    (photo: PhotoKey, _) in
+    Thumbnail(image: try Thumbnails.decode(photo.url, maxPixels: 400))
+  }
 
   func overviewExample(_ collectionView: UICollectionView, cell: PhotoCell, indexPath: IndexPath) {
     // In collectionView(_:cellForItemAt:), with a diffable data source's item identifiers:
@@ -313,43 +320,31 @@ final class GalleryViewController: UIViewController, UICollectionViewDataSourceP
     let scale = collectionView.traitCollection.displayScale  // read on the main thread
     queue.bind(cell, to: item)
     cell.imageView.image = nil
-    queue.addTask(
-      for: cell, at: item, content: PhotoKey(id: photo.id, version: photo.version, scale: scale)
-    ) { isCancelled in
-      let decoded = try Thumbnails.decode(photo.url, maxPixels: 400)  // ImageIO, on a worker
-      if isCancelled() { throw CancellationError() }  // no cell waits for it any more
-      return Thumbnails.rounded(decoded, scale: scale)  // UIGraphicsImageRenderer, on a worker
-    } apply: { cell, image in
+    let input = PhotoKey(id: photo.id, version: photo.version, url: photo.url, scale: scale)
+    queue.addTask(for: cell, at: item, prepare: thumbnail, from: input) { cell, image in
       cell.imageView.image = image  // on the main thread, in a pass, only if the cell still shows `item`
     }
   }
 
   func headerExample(headerURL: URL, headerView: UIImageView) {
-    queue.addTask(key: "header", content: headerURL) { _ in
-      try Thumbnails.decode(headerURL, maxPixels: 1_200)
-    } apply: { image in
+    queue.addTask(key: "header", prepare: headerImage, from: headerURL) { image in
       headerView.image = UIImage(cgImage: image)
     }
   }
 
   func collectionView(_ collectionView: UICollectionView, prefetchItemsAt indexPaths: [IndexPath]) {
     let scale = collectionView.traitCollection.displayScale
-    for indexPath in indexPaths {
-      guard let item = dataSource.itemIdentifier(for: indexPath), let photo = library[item] else { continue }
-      queue.addTask(
-        key: item, content: PhotoKey(id: photo.id, version: photo.version, scale: scale), discardable: true
-      ) { _ in
-        Thumbnails.rounded(try Thumbnails.decode(photo.url, maxPixels: 400), scale: scale)
-      } apply: { _ in
-        // Nothing to show: the result waits in the cache for a cell that asks.
-      }
+    let inputs = indexPaths.compactMap { indexPath -> PhotoKey? in
+      guard let item = dataSource.itemIdentifier(for: indexPath), let photo = library[item] else { return nil }
+      return PhotoKey(id: photo.id, version: photo.version, url: photo.url, scale: scale)
     }
+    queue.prefetch(thumbnail, from: inputs)  // the results wait in the cache for the cells that ask
   }
 
   func statisticsExample() {
     let s = queue.statistics
     print(
-      "applied \(s.executed), stale \(s.skippedAsStale) (\(s.staleAfterPrepare) after their render), "
+      "applied \(s.executed), stale \(s.skippedAsStale), "
         + "evicted \(s.evicted), cancelled \(s.cancelled), failed \(s.failed), wasted renders \(s.wastedPreparations)")
   }
 
@@ -377,20 +372,25 @@ final class ThumbnailCell: UITableViewCell {
   let photoView = UIImageView()
 }
 
+/// The doc comments' `Preparation`, said once.
+let docCommentThumbnail = Preparation { (url: URL, isCancelled) in
+  try decodeThumbnail(at: url)  // off the main thread
+}
+
 @MainActor
 func preparedDocCommentExamples(
-  queue: IdleQueue, url: URL, headerView: UIImageView, cell: ThumbnailCell, item: Int, photo: LibraryPhoto
+  queue: IdleQueue, url: URL, headerView: UIImageView, cell: ThumbnailCell, indexPath: IndexPath,
+  photo: LibraryPhoto, indexPaths: [IndexPath], photos: [LibraryPhoto]
 ) {
-  queue.addTask(key: url, content: url) { isCancelled in
-    try decodeThumbnail(at: url)  // off the main thread
-  } apply: { image in
+  let thumbnail = docCommentThumbnail
+  queue.addTask(key: url, prepare: thumbnail, from: url) { image in
     headerView.image = image  // on the main thread, in an idle pass
   }
 
-  queue.bind(cell, to: item)
-  queue.addTask(for: cell, at: item, content: photo.id) { isCancelled in
-    renderThumbnail(of: photo)  // off the main thread
-  } apply: { cell, image in
-    cell.photoView.image = image  // on the main thread, in an idle pass
+  queue.bind(cell, to: indexPath)
+  queue.addTask(for: cell, at: indexPath, prepare: thumbnail, from: photo.url) { cell, image in
+    cell.photoView.image = image
   }
+  queue.prefetch(thumbnail, from: indexPaths.map { photos[$0.row].url })
+  queue.cancelPrefetching(thumbnail, from: indexPaths.map { photos[$0.row].url })
 }

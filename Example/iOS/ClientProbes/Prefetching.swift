@@ -65,18 +65,18 @@ final class PhotosViewController: UITableViewController, UITableViewDataSourcePr
     let cell = tableView.dequeueReusableCell(withIdentifier: "photo", for: indexPath) as! PhotoCell
     queue.bind(cell, to: indexPath)
     cell.photoView.image = nil
-    queue.addTask(for: cell, at: indexPath, preparing: photos[indexPath.row], with: thumbnail) { cell, image in
+    queue.addTask(for: cell, at: indexPath, prepare: thumbnail, from: photos[indexPath.row]) { cell, image in
       cell.photoView.image = image
     }
     return cell
   }
 
   func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
-    queue.prefetch(indexPaths.map { photos[$0.row] }, with: thumbnail)
+    queue.prefetch(thumbnail, from: indexPaths.map { photos[$0.row] })
   }
 
   func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
-    queue.cancelPrefetching(indexPaths.map { photos[$0.row] }, with: thumbnail)
+    queue.cancelPrefetching(thumbnail, from: indexPaths.map { photos[$0.row] })
   }
 }
 
@@ -92,18 +92,18 @@ final class GalleryViewController: UIViewController, UICollectionViewDataSourceP
 
   func collectionView(_ collectionView: UICollectionView, prefetchItemsAt indexPaths: [IndexPath]) {
     queue.prefetch(
-      indexPaths.compactMap { dataSource.itemIdentifier(for: $0).flatMap { library[$0] } }, with: thumbnail)
+      thumbnail, from: indexPaths.compactMap { dataSource.itemIdentifier(for: $0).flatMap { library[$0] } })
   }
 
   func collectionView(_ collectionView: UICollectionView, cancelPrefetchingForItemsAt indexPaths: [IndexPath]) {
     queue.cancelPrefetching(
-      indexPaths.compactMap { dataSource.itemIdentifier(for: $0).flatMap { library[$0] } }, with: thumbnail)
+      thumbnail, from: indexPaths.compactMap { dataSource.itemIdentifier(for: $0).flatMap { library[$0] } })
   }
 
   func configure(_ cell: PhotoItemCell, at indexPath: IndexPath) {
     guard let item = dataSource.itemIdentifier(for: indexPath), let photo = library[item] else { return }
     queue.bind(cell, to: item)
-    queue.addTask(for: cell, at: item, preparing: photo, with: thumbnail) { cell, image in
+    queue.addTask(for: cell, at: item, prepare: thumbnail, from: photo) { cell, image in
       cell.photoView.image = image
     }
   }
@@ -123,7 +123,7 @@ func asynchronousPreparationExample(queue: IdleQueue, cell: PhotoCell, indexPath
     else { throw CocoaError(.fileReadCorruptFile) }
     return UIImage(cgImage: image)
   }
-  queue.addTask(for: cell, at: indexPath, preparing: post.imageURL, with: remoteThumbnail) { cell, image in
+  queue.addTask(for: cell, at: indexPath, prepare: remoteThumbnail, from: post.imageURL) { cell, image in
     cell.photoView.image = image
   }
 }

@@ -1,6 +1,6 @@
 // Issue 17: prepared tasks as an app writes them — draw and decode off the main thread, apply in an idle pass.
-// A diffable collection view's cells by item identifier, a content key, `resultBytes` from a `CGImage`,
-// `isCancelled` polled between steps, the plain key form (a header, a prefetch), a `Configuration` with
+// A diffable collection view's cells by item identifier, `Preparation`s with their inputs, `resultBytes` from a
+// `CGImage`, `isCancelled` polled between steps, the plain key form (a header), prefetches, a `Configuration` with
 // `workers` and `resultCacheLimit`, and the statistics' new fields. `../shared/ios-check/run` type-checks this
 // file against the iOS SDK as a client module of IdleWork. (The unit-test shape, with
 // `ManualPassDriver.runPreparations`, is in IdleWorkTesting, which the probes do not import.)
@@ -20,17 +20,22 @@ struct Post: Hashable, Sendable {
   let caption: String
 }
 
-/// Everything a cell's picture depends on: two requests with equal keys share one render and one cached result.
+/// Everything a cell's picture depends on, its input: two requests with equal inputs share one render and one cached
+/// result.
 struct PictureKey: Hashable, Sendable {
-  let post: UUID
-  let version: Int
-  let pixelWidth: Int
-  let isDark: Bool
+  let post: Post
+  let style: DrawingStyle
+}
+
+/// The header's input: its file and the scale it is drawn at.
+struct HeaderRequest: Hashable, Sendable {
+  let url: URL
+  let scale: CGFloat
 }
 
 /// Read on the main thread from the collection view's traits, then captured by `prepare`: a worker's own traits
 /// are not the view's.
-struct DrawingStyle: Sendable {
+struct DrawingStyle: Hashable, Sendable {
   let scale: CGFloat
   let pointWidth: CGFloat
   let isDark: Bool
@@ -46,11 +51,6 @@ struct DrawingStyle: Sendable {
     background = UIColor.secondarySystemBackground.resolvedColor(with: traits)
     textColor = UIColor.label.resolvedColor(with: traits)
   }
-}
-
-/// A prefetch's key, apart from the cell tasks' (keyed by the item).
-struct Prefetch: Hashable {
-  let item: UUID
 }
 
 enum PictureError: Error {
@@ -148,6 +148,26 @@ final class PostFeedViewController: UIViewController, UICollectionViewDelegate,
   var dataSource: UICollectionViewDiffableDataSource<Int, UUID>!
   let headerView = UIImageView()
   private var headerTask: IdleTaskHandle?
+  /// How a post's picture is made, said once: used by the cells' tasks and the prefetches alike.
+  let picture = Preparation(resultBytes: PostPicture.bytes) { (key: PictureKey, isCancelled) in
+    try PostPicture.render(key.post, style: key.style, isCancelled: isCancelled)
+  }
+  /// The header: decoded and prepared for display on a worker.
+  let headerPicture = Preparation { (request: HeaderRequest, _) in
+    let decoded = try PostPicture.decode(request.url, maxPixels: Int(390 * request.scale))
+    return UIImage(cgImage: decoded, scale: request.scale, orientation: .up).preparingForDisplay() ?? UIImage()
+  }
+  /// A raw Core Graphics bitmap context, also safe off the main thread; the value is a `CGImage`.
+  let placeholder = Preparation(resultBytes: { (image: CGImage) in image.bytesPerRow * image.height }) {
+    (pixels: Int, _) in
+    let context = CGContext(
+      data: nil, width: pixels, height: pixels, bitsPerComponent: 8, bytesPerRow: 0,
+      space: CGColorSpaceCreateDeviceRGB(), bitmapInfo: CGImageAlphaInfo.noneSkipFirst.rawValue)
+    context?.setFillColor(gray: 0.9, alpha: 1)
+    context?.fill(CGRect(x: 0, y: 0, width: pixels, height: pixels))
+    guard let image = context?.makeImage() else { throw CancellationError() }
+    return image
+  }
 
   deinit {
     queue.invalidate()
@@ -169,51 +189,36 @@ final class PostFeedViewController: UIViewController, UICollectionViewDelegate,
     }
   }
 
-  /// The cell form: bound to the item identifier, the picture shared and cached by content. A cached picture
+  /// The cell form: bound to the item identifier, the picture shared and cached by its input. A cached picture
   /// is applied inside this call, so a reconfigured or reloaded cell never shows a blank frame.
   func configure(_ cell: PostCell, for item: UUID) {
     guard let post = posts[item] else { return }
     let style = DrawingStyle(collectionView)
     queue.bind(cell, to: item)
     cell.pictureView.image = nil
-    let handle = queue.addTask(
-      for: cell, at: item,
-      content: PictureKey(
-        post: post.id, version: post.version, pixelWidth: Int(style.pointWidth * style.scale), isDark: style.isDark),
-      resultBytes: PostPicture.bytes
-    ) { isCancelled in
-      try PostPicture.render(post, style: style, isCancelled: isCancelled)
-    } apply: { cell, image in
+    let handle = queue.addTask(for: cell, at: item, prepare: picture, from: PictureKey(post: post, style: style)) {
+      cell, image in
       cell.pictureView.image = image
     }
     if !handle.isPending { print("applied from the cache, in cellForItemAt") }
   }
 
-  /// The plain key form, for a prefetch: discardable, so its render goes after those of cells on screen and is
-  /// dropped first when memory is short; its result lands in the cache, and a cell that asks for the same
-  /// content joins the render still running or applies the result kept.
+  /// Prefetches: their renders go after those of cells on screen; their results land in the cache, and a cell that
+  /// asks for the same input joins the render still running or applies the result kept.
   func collectionView(_ collectionView: UICollectionView, prefetchItemsAt indexPaths: [IndexPath]) {
-    let style = DrawingStyle(collectionView)
-    for indexPath in indexPaths {
-      guard let item = dataSource.itemIdentifier(for: indexPath), let post = posts[item] else { continue }
-      queue.addTask(
-        key: Prefetch(item: item),
-        content: PictureKey(
-          post: post.id, version: post.version, pixelWidth: Int(style.pointWidth * style.scale),
-          isDark: style.isDark),
-        discardable: true, resultBytes: PostPicture.bytes
-      ) { isCancelled in
-        try PostPicture.render(post, style: style, isCancelled: isCancelled)
-      } apply: { _ in
-        // Nothing to show: the result waits in the cache for a cell that asks.
-      }
-    }
+    queue.prefetch(picture, from: pictureKeys(indexPaths))
   }
 
+  /// A cell's task that joined a prefetch keeps its render.
   func collectionView(_ collectionView: UICollectionView, cancelPrefetchingForItemsAt indexPaths: [IndexPath]) {
-    for indexPath in indexPaths {
-      // Its own key: the cell's tasks are keyed by the item itself, and keep their render if they joined it.
-      if let item = dataSource.itemIdentifier(for: indexPath) { queue.cancelTasks(forKey: Prefetch(item: item)) }
+    queue.cancelPrefetching(picture, from: pictureKeys(indexPaths))
+  }
+
+  /// The pictures of these items, in their order.
+  private func pictureKeys(_ indexPaths: [IndexPath]) -> [PictureKey] {
+    let style = DrawingStyle(collectionView)
+    return indexPaths.compactMap { indexPath in
+      dataSource.itemIdentifier(for: indexPath).flatMap { posts[$0] }.map { PictureKey(post: $0, style: style) }
     }
   }
 
@@ -231,32 +236,19 @@ final class PostFeedViewController: UIViewController, UICollectionViewDelegate,
     queue.cellDidEndDisplaying(cell, at: item)  // its render waits unstarted while it is off screen
   }
 
-  /// The plain key form, with no content (nothing shared, nothing cached), an apply cost stated, and a handle.
+  /// The plain key form, with an apply cost stated and a handle.
   func showHeader(from url: URL) {
     headerTask?.cancel()
-    let scale = view.traitCollection.displayScale
-    headerTask = thumbnails.addTask(key: "header", estimatedCost: 0.0005) { _ in
-      let decoded = try PostPicture.decode(url, maxPixels: Int(390 * scale))
-      return UIImage(cgImage: decoded, scale: scale, orientation: .up).preparingForDisplay() ?? UIImage()
-    } apply: { [weak self] image in
+    let request = HeaderRequest(url: url, scale: view.traitCollection.displayScale)
+    headerTask = thumbnails.addTask(key: "header", prepare: headerPicture, from: request, estimatedCost: 0.0005) {
+      [weak self] image in
       self?.headerView.image = image
     }
   }
 
-  /// A raw Core Graphics bitmap context, also safe off the main thread; the value is a `CGImage`.
+  /// The plain key form with a low priority: prepared after the rows on screen, dropped first on a memory warning.
   func showPlaceholder(in imageView: UIImageView, pixels: Int) {
-    thumbnails.addTask(
-      key: "placeholder", content: pixels,
-      resultBytes: { (image: CGImage) in image.bytesPerRow * image.height }
-    ) { _ in
-      let context = CGContext(
-        data: nil, width: pixels, height: pixels, bitsPerComponent: 8, bytesPerRow: 0,
-        space: CGColorSpaceCreateDeviceRGB(), bitmapInfo: CGImageAlphaInfo.noneSkipFirst.rawValue)
-      context?.setFillColor(gray: 0.9, alpha: 1)
-      context?.fill(CGRect(x: 0, y: 0, width: pixels, height: pixels))
-      guard let image = context?.makeImage() else { throw CancellationError() }
-      return image
-    } apply: { image in
+    thumbnails.addTask(key: "placeholder", prepare: placeholder, from: pixels, lowPriority: true) { image in
       imageView.image = UIImage(cgImage: image)
     }
   }
@@ -267,7 +259,7 @@ final class PostFeedViewController: UIViewController, UICollectionViewDelegate,
     let accounted = s.executed + s.skippedAsStale + s.evicted + s.cancelled + s.failed + s.pending
     assert(s.added == accounted)
     print(
-      "applied \(s.executed), stale \(s.skippedAsStale) (\(s.staleAfterPrepare) after their render), "
+      "applied \(s.executed), stale \(s.skippedAsStale), "
         + "evicted \(s.evicted), cancelled \(s.cancelled), failed \(s.failed), pending \(s.pending), "
         + "wasted renders \(s.wastedPreparations), longest pass \(s.longestPassDuration * 1000) ms")
   }

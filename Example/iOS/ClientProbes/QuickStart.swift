@@ -67,13 +67,17 @@ final class FeedViewController: UITableViewController {
 
 // MARK: The README's Quick start: the prepared-task variant
 
+/// The README's `Preparation`, made once.
+let readmeThumbnail = Preparation { (slot: Int, isCancelled) in  // once, as a stored property: tasks share by it
+  ImageRenderer.drawRoundedThumbnail(slot)  // on a worker thread: UIGraphicsImageRenderer is safe there
+}
+
 extension FeedViewController {
   /// The same cell's three draws as prepared tasks, as the README's second snippet writes them.
   func queuePreparedDraws(for cell: UITableViewCell, at indexPath: IndexPath) {
+    let thumbnail = readmeThumbnail
     for slot in 0..<3 {
-      queue.addTask(for: cell, at: indexPath, content: [indexPath.row, slot]) { isCancelled in
-        ImageRenderer.drawRoundedThumbnail(slot)  // on a worker thread: UIGraphicsImageRenderer is safe there
-      } apply: { cell, image in
+      queue.addTask(for: cell, at: indexPath, prepare: thumbnail, from: slot) { cell, image in
         (cell.contentView.viewWithTag(slot + 1) as? UIImageView)?.image = image  // on the main thread
       }
     }
@@ -92,7 +96,7 @@ func prefetchRows(
   _ indexPaths: [IndexPath], photos: [QuickStartPhoto], queue: IdleQueue,
   thumbnail: Preparation<QuickStartPhoto, UIImage>
 ) {
-  queue.prefetch(indexPaths.map { photos[$0.row] }, with: thumbnail)  // in tableView(_:prefetchRowsAt:)
+  queue.prefetch(thumbnail, from: indexPaths.map { photos[$0.row] })  // in tableView(_:prefetchRowsAt:)
 }
 
 // MARK: The README's Quick start: the minimal variant, on `IdleQueue.main`
@@ -111,24 +115,6 @@ func configureFirstScreen(_ cell: FeedCell, at indexPath: IndexPath, with item: 
 
 // MARK: The README's other snippets
 
-/// Text measured on the main thread (the README's `perform` example).
-struct TextLayout {
-  let height: CGFloat
-  @MainActor init(measuring caption: String) {
-    let label = UILabel()
-    label.numberOfLines = 0
-    label.text = caption
-    height = label.sizeThatFits(CGSize(width: 320, height: CGFloat.greatestFiniteMagnitude)).height
-  }
-}
-
-/// The README's `perform` line.
-@MainActor
-func readmePerform(queue: IdleQueue, indexPath: IndexPath, item: FeedItem) async throws -> CGFloat {
-  let layout = try await queue.perform(key: indexPath) { TextLayout(measuring: item.caption) }  // in an idle pass
-  return layout.height
-}
-
 /// The README's "Background threads": a screen's queue ends with its `deinit`.
 final class ScreenWithItsOwnQueue: UIViewController {
   let queue = IdleQueue(configuration: .scrollingFeed())
@@ -136,9 +122,7 @@ final class ScreenWithItsOwnQueue: UIViewController {
 }
 
 @MainActor
-func otherReadmeSnippets(queue: IdleQueue, indexPath: IndexPath) async throws {
-  let image = try await queue.perform(key: indexPath) { ImageRenderer.drawRoundedThumbnail(0) }
-  _ = image
+func otherReadmeSnippets(queue: IdleQueue, indexPath: IndexPath) {
   queue.addTask(key: "layout", replacesPending: true) {}
   let own = IdleQueue(configuration: .init(budget: .seconds(0.004), maximumQueueLength: Int.max))
   own.invalidate()

@@ -12,7 +12,7 @@ import UIKit
 ///   on the main thread.
 /// - **Workers**: each draw is a prepared task: it is drawn off the main thread
 ///   (`UIGraphicsImageRenderer` on one of the process's workers, rows on screen first), and a pass sets the image
-///   view, also during a scroll (`.scrollingFeed()`). Pictures are kept by content up to the preset's 32 MB, so a
+///   view, also during a scroll (`.scrollingFeed()`). Pictures are kept by input up to the preset's 32 MB, so a
 ///   row scrolled back to shows its pictures in the same frame. Rows UIKit says are about to appear are prefetched
 ///   with the same `Preparation`, so most rows show their pictures in their first frame.
 final class FeedViewController: UIViewController, UITableViewDataSource, UITableViewDelegate,
@@ -46,7 +46,7 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
   private var path = DrawingPath.workers {
     didSet {
       guard path != oldValue else { return }
-      queue.removeAllTasks()
+      queue.cancelAllTasks()
       tableView.reloadData()
     }
   }
@@ -99,17 +99,16 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
         queue.addResumableTask(for: rowCell, at: indexPath) { rowCell, timeRemaining in
           // A tile, then more while the time left before the next frame allows another.
           while !drawing.drawNextTile() {
-            if timeRemaining() < 0.002 { return .moreToDo }
+            if timeRemaining() < 0.002 { return false }
           }
           rowCell.imageViews[slot].image = drawing.image
-          return .done
+          return true
         }
       case .workers:
-        // A picture kept for this content (prefetched, or shown before) applies at once, inside this call: no
+        // A picture kept for this input (prefetched, or shown before) applies at once, inside this call: no
         // blank frame; one being prefetched is joined, and goes first.
-        queue.addTask(
-          for: rowCell, at: indexPath, preparing: ArtworkKey(row: row, slot: slot, style: style), with: artwork
-        ) { rowCell, image in
+        let input = ArtworkKey(row: row, slot: slot, style: style)
+        queue.addTask(for: rowCell, at: indexPath, prepare: artwork, from: input) { rowCell, image in
           rowCell.imageViews[slot].image = image  // in a pass, only if the cell still shows this row
         }
       }
@@ -120,12 +119,12 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
   /// Rows about to appear (nearest first): their pictures are drawn on the workers, after the visible rows'.
   func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
     guard path == .workers else { return }
-    queue.prefetch(artworkKeys(indexPaths), with: artwork)
+    queue.prefetch(artwork, from: artworkKeys(indexPaths))
   }
 
   /// Rows no longer about to appear (the user turned back): their pictures not started are dropped.
   func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
-    queue.cancelPrefetching(artworkKeys(indexPaths), with: artwork)
+    queue.cancelPrefetching(artwork, from: artworkKeys(indexPaths))
   }
 
   /// The pictures of these rows, in their order.
