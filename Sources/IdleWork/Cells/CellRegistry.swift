@@ -35,10 +35,10 @@ final class CellRegistry {
     private(set) var item: TaskKey
     private(set) var configuration: UInt64
     var isDisplayed = true
-    /// The prepared tasks of the current configuration whose result is awaited or not yet applied; `nil`
-    /// until the cell gets one. A new configuration hands them to ``CellRegistry/preparedDetached``, so that
-    /// work for the old one that has not started is dropped at once.
-    var prepared: [PreparedRequest]?
+    /// The later tasks of the current configuration (see ``LaterWork``) not yet run; `nil` until the cell gets
+    /// one. A new configuration hands them to ``CellRegistry/laterTasksDetached``, so that work for the old one
+    /// that has not started is dropped at once.
+    var laterTasks: [any LaterWork]?
 
     init(cell: AnyObject, item: TaskKey, configuration: UInt64) {
       self.cell = cell
@@ -64,9 +64,8 @@ final class CellRegistry {
   /// Callable from any thread: a queue may be created on any thread (see `QueueCore.init`).
   nonisolated init() {}
 
-  /// Told the prepared tasks of a configuration that a new one replaced (set by the queue once it has
-  /// prepared tasks).
-  var preparedDetached: ((_ requests: [PreparedRequest]) -> Void)?
+  /// Told the later tasks of a configuration that a new one replaced (set by their client).
+  var laterTasksDetached: ((_ tasks: [any LaterWork]) -> Void)?
 
   private var records: [ObjectIdentifier: Record] = [:]
   private var nextConfiguration: UInt64 = 1
@@ -82,9 +81,9 @@ final class CellRegistry {
       record.reconfigure(
         for: record.item.isBoxed && record.item.matches(item) ? nil : TaskKey(item), configuration: nextConfiguration)
       nextConfiguration += 1
-      if let prepared = record.prepared {
-        record.prepared = nil
-        preparedDetached?(prepared)
+      if let laterTasks = record.laterTasks {
+        record.laterTasks = nil
+        laterTasksDetached?(laterTasks)
       }
       return record
     }

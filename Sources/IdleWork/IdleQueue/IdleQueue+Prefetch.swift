@@ -27,12 +27,13 @@ extension IdleQueue {
   ///   - apply: puts the result into the cell, on the main thread.
   @discardableResult
   public func addTask<Cell: AnyObject, Input, Value>(
-    for cell: Cell, at item: some Hashable, key: (some Hashable)? = Int?.none,
+    for cell: Cell, at item: some Hashable, key: AnyHashable? = nil,
     prepare preparation: Preparation<Input, Value>, from input: Input, lowPriority: Bool = false,
     estimatedCost: TimeInterval? = nil, apply: @escaping @MainActor (Cell, Value) -> Void
   ) -> IdleTaskHandle {
     let record = core.cells.configuration(of: cell, for: item)
-    return core.addPreparedTask(
+    return QueuePreparation.addTask(
+      to: core,
       key: key.map { TaskKey($0) } ?? record.item, record: record, content: preparation.key(input),
       discardable: lowPriority, estimatedCost: estimatedCost,
       resultBytes: Self.sizing(preparation.resultBytes, hasContent: true), prepare: preparation.work(for: input),
@@ -56,7 +57,8 @@ extension IdleQueue {
     key: some Hashable, prepare preparation: Preparation<Input, Value>, from input: Input, lowPriority: Bool = false,
     estimatedCost: TimeInterval? = nil, apply: @escaping @MainActor (Value) -> Void
   ) -> IdleTaskHandle {
-    core.addPreparedTask(
+    QueuePreparation.addTask(
+      to: core,
       key: TaskKey(key), record: nil, content: preparation.key(input), discardable: lowPriority,
       estimatedCost: estimatedCost, resultBytes: Self.sizing(preparation.resultBytes, hasContent: true),
       prepare: preparation.work(for: input), apply: { _, value in apply(value as! Value) })
@@ -81,7 +83,8 @@ extension IdleQueue {
   ///   - preparation: how the results are made (the same value the rows' tasks use).
   ///   - inputs: what they are made from, the nearest row first.
   public func prefetch<Input, Value>(_ preparation: Preparation<Input, Value>, from inputs: some Sequence<Input>) {
-    core.prefetch(
+    QueuePreparation.prefetch(
+      on: core,
       inputs.map { (preparation.key($0), preparation.work(for: $0)) },
       sizing: Self.sizing(preparation.resultBytes, hasContent: true))
   }
@@ -96,6 +99,6 @@ extension IdleQueue {
   public func cancelPrefetching<Input, Value>(
     _ preparation: Preparation<Input, Value>, from inputs: some Sequence<Input>
   ) {
-    core.cancelPrefetching(inputs.map { preparation.key($0) })
+    (core.client as? QueuePreparation)?.cancelPrefetching(inputs.map { preparation.key($0) })
   }
 }

@@ -10,7 +10,8 @@ extension IdleQueue {
     prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Value,
     apply: @escaping @MainActor (Value) -> Void
   ) -> IdleTaskHandle {
-    core.addPreparedTask(
+    QueuePreparation.addTask(
+      to: core,
       key: TaskKey(key), record: nil, content: content.map { Self.contentKey($0, of: Value.self) },
       discardable: lowPriority,
       estimatedCost: estimatedCost, resultBytes: Self.sizing(resultBytes, hasContent: content != nil),
@@ -28,7 +29,8 @@ extension IdleQueue {
     apply: @escaping @MainActor (Cell, Value) -> Void
   ) -> IdleTaskHandle {
     let record = core.cells.configuration(of: cell, for: item)
-    return core.addPreparedTask(
+    return QueuePreparation.addTask(
+      to: core,
       key: key.map { TaskKey($0) } ?? record.item, record: record,
       content: content.map { Self.contentKey($0, of: Value.self) },
       discardable: lowPriority, estimatedCost: estimatedCost,
@@ -48,7 +50,7 @@ extension IdleQueue {
 
   private nonisolated static func erased<Value: Sendable>(
     _ prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Value
-  ) -> RenderWork {
+  ) -> PreparationWork {
     { context in try prepare(context.isCancelled) }
   }
 

@@ -66,9 +66,9 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
 
   /// The work for one input, as a render runs it on a worker: `async` work runs as a detached task (never
   /// on the main actor) while the worker waits for it, so that the pool's bound counts it; a cancellation of the
-  /// render (``RenderCancellation``) cancels the task.
+  /// render (``PreparationCancellation``) cancels the task.
   ///
-  func work(for input: Input) -> RenderWork {
+  func work(for input: Input) -> PreparationWork {
     switch prepare {
     case .synchronous(let prepare):
       return { context in try prepare(input, context.isCancelled) }

@@ -1,12 +1,13 @@
 import Foundation
 
 /// The main-thread side of one prepared task: the render it waits for, its `apply`, and what it adds to the
-/// render's request counts. An entry of the queue's list like any other (`.prepared(request)`), passed over
-/// (``EntryState/preparing``) until the result arrives.
+/// render's request counts. A later task of the queue (``LaterWork``), passed over until the result arrives.
 @MainActor
-final class PreparedRequest {
+final class PreparedRequest: LaterWork {
+  /// The preparation half that made it, which its queue owns.
+  unowned let client: QueuePreparation
   /// Several tasks share one render for the same content.
-  let render: Render
+  let render: PreparationRun
   /// Applies the result: given the cell (`nil` for a plain task) and the value `prepare` returned.
   let apply: @MainActor (AnyObject?, any Sendable) -> Void
   /// The cell configuration the task belongs to; `nil` for a plain task.
@@ -20,9 +21,10 @@ final class PreparedRequest {
   private(set) var isWanted: Bool
 
   init(
-    render: Render, binding: CellBinding?, isDiscardable: Bool,
+    client: QueuePreparation, render: PreparationRun, binding: CellBinding?, isDiscardable: Bool,
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) {
+    self.client = client
     self.render = render
     self.binding = binding
     self.isDiscardable = isDiscardable
@@ -32,19 +34,25 @@ final class PreparedRequest {
 
   var hasArrived: Bool { value != nil }
 
+  var isReady: Bool { hasArrived }
+
+  func run(cell: AnyObject?) { client.applyPrepared(self, cell: cell) }
+
+  func left(_ fate: TaskFate) { client.preparedTaskLeft(self, fate: fate) }
+
   /// The counts this task adds to its render while live: (live, wanted, urgent, cells).
   var counts: (live: Int, wanted: Int, urgent: Int, cells: Int) {
     guard isLive else { return (0, 0, 0, 0) }
     return (1, isWanted ? 1 : 0, isWanted && !isDiscardable ? 1 : 0, binding == nil ? 0 : 1)
   }
 
-  func join(_ line: RenderLine) {
+  func join(_ line: PreparationLine) {
     let counts = counts
     line.adjust(render, live: counts.live, wanted: counts.wanted, urgent: counts.urgent, cells: counts.cells)
   }
 
   /// The cell went off screen (`false`) or came back (`true`): the render is wanted accordingly.
-  func setWanted(_ wanted: Bool, in line: RenderLine) {
+  func setWanted(_ wanted: Bool, in line: PreparationLine) {
     guard isLive, wanted != isWanted else { return }
     isWanted = wanted
     let step = wanted ? 1 : -1
@@ -53,7 +61,7 @@ final class PreparedRequest {
 
   /// The task left the list (or its configuration was replaced): its counts leave the render.
   @discardableResult
-  func leave(_ line: RenderLine) -> Bool {
+  func leave(_ line: PreparationLine) -> Bool {
     guard isLive else { return false }
     let counts = counts
     isLive = false

@@ -1,25 +1,29 @@
 import Foundation
 
-/// A queue's off-main-thread half, made with its first prepared task: its line into the worker pool, the
-/// result cache, the renders in flight by content (for sharing) and the counts that the queue's statistics add.
+/// A queue's preparation half, the client of its later tasks (``LaterWork``), made with its first prepared task or
+/// prefetch: its line into the worker pool, the result cache, the renders in flight by input (for sharing), the
+/// prefetches and the counts the queue's statistics add. It reaches the queue only through what a client of later
+/// tasks uses: enqueueing them, skipping them as stale, failing them, recording cache hits.
 @MainActor
 final class QueuePreparation {
-  let line: RenderLine
+  /// The queue it serves, which owns it.
+  unowned let queue: QueueCore
+  let line: PreparationLine
   let cache: ResultCache
   /// Renders that have not finished, by content: a task for the same content joins one of these.
-  var inFlight: [PreparedContent: Render] = [:]
+  var inFlight: [PreparedContent: PreparationRun] = [:]
   /// Stale tasks whose result had arrived (see ``IdleQueue/Statistics/staleAfterPrepare``).
   var staleAfterPrepare = 0
   /// Renders finished and applied by no task (see ``IdleQueue/Statistics/wastedPreparations``).
   var wasted = 0
   /// Renders kept joinable for a moment after a new configuration of their cell took their last request, so a
   /// reload of the row with the same content joins the running render (see `QueueCore.preparedDetached`).
-  var held: [Render] = []
+  var held: [PreparationRun] = []
   /// Whether a release of ``held`` is on its way to the main queue.
   var releaseOfHeldPending = false
   /// The pending prefetch of each content, with its serial, and the prefetches in the order asked for, with their
   /// call (an entry whose prefetch ended, or was asked for again, is skipped).
-  var prefetches: [PreparedContent: (render: Render, serial: UInt64)] = [:]
+  var prefetches: [PreparedContent: (render: PreparationRun, serial: UInt64)] = [:]
   var prefetchOrder: [(key: PreparedContent, serial: UInt64, call: UInt64)] = []
   var prefetchCalls: UInt64 = 0
   var prefetchOrderHead = 0
@@ -28,7 +32,14 @@ final class QueuePreparation {
   var prefetchCounts = PrefetchCounts()
   var cacheHits = 0
 
-  init(line: RenderLine, cacheLimit: Int) {
+  init(queue: QueueCore, pool: WorkerPool) {
+    self.queue = queue
+    let cacheLimit = queue.cacheLimit
+    let line = PreparationLine(
+      pool: pool, limit: queue.workerLimit, measuresResults: cacheLimit > 0, wake: queue.scheduler.waker,
+      checkCells: { [weak queue] render in
+        MainActor.assumeIsolated { (queue?.client as? QueuePreparation)?.dropReleasedCells(of: render) }
+      })
     self.line = line
     // Room for two results per worker: one being prepared, one finished and waiting for a pass.
     let (reserved, overflow) = line.limit.multipliedReportingOverflow(by: 2)

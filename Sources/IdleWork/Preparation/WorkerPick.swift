@@ -19,7 +19,7 @@ enum WorkerPick {
     var visibleSince: UInt64 = 0
     /// A prefetch's place in the order prefetches were asked for (smaller is nearer).
     var distance: Int = .max
-    /// Whether its queue's cache has room for one more result on its way (``RenderLine/resultsOnTheirWayFit``).
+    /// Whether its queue's cache has room for one more result on its way (``PreparationLine/resultsOnTheirWayFit``).
     var resultsFit: Bool = true
     /// Whether the pacing lets one more prefetch of its queue start.
     var pacingAllows: Bool = true

@@ -2,7 +2,7 @@ import Foundation
 
 /// The one process-wide pool of worker threads that runs every queue's renders (``shared``), so an app with a
 /// queue per screen still has at most ``limit`` workers: the largest ``IdleQueue/Configuration/workers`` of its
-/// queues. Each queue reaches it through its own ``RenderLine``, bounded by its own `workers`.
+/// queues. Each queue reaches it through its own ``PreparationLine``, bounded by its own `workers`.
 ///
 /// Workers take work from the pool's own list, not one GCD dispatch per item, so unstarted work can be removed
 /// and the order is the app's (``pickLocked()``). Threads wait on a condition (never polling), end after
@@ -12,8 +12,8 @@ import Foundation
 /// freed on the main thread and never under a lock, so it goes to ``releaseOnMain(_:)``'s bin, emptied on the main
 /// queue outside the lock. A pool made `byHand` starts no thread: tests run renders with ``runByHand(maximum:)``.
 ///
-/// `@unchecked Sendable`: every mutable field — here, in the ``RenderLine``s and in the lock-guarded fields of
-/// the ``Render``s — is read and written only with `condition` (a lock) held; `byHand` is immutable.
+/// `@unchecked Sendable`: every mutable field — here, in the ``PreparationLine``s and in the lock-guarded fields of
+/// the ``PreparationRun``s — is read and written only with `condition` (a lock) held; `byHand` is immutable.
 final class WorkerPool: @unchecked Sendable {
   /// The process-wide pool every queue on a run-loop driver uses.
   static let shared = WorkerPool(byHand: false)
@@ -31,7 +31,7 @@ final class WorkerPool: @unchecked Sendable {
   /// Where worker threads are started from (see ``startWorkerLocked()``).
   private let starter = DispatchQueue(label: "IdleWork worker starter", qos: .userInitiated)
   /// Renders not started, in submission order (entries dropped meanwhile are skipped and compacted away).
-  private var waiting: [Render] = []
+  private var waiting: [PreparationRun] = []
   /// Entries of `waiting` that were dropped and not yet taken out.
   private var droppedInWaiting = 0
   private var lines: [ObjectIdentifier: Int] = [:]
@@ -62,7 +62,7 @@ final class WorkerPool: @unchecked Sendable {
   // MARK: Lines (lock held by the caller unless said otherwise)
 
   /// A line opens: the pool may grow to its bound. Takes the lock.
-  func open(_ line: RenderLine) {
+  func open(_ line: PreparationLine) {
     condition.lock()
     defer { condition.unlock() }
     lines[ObjectIdentifier(line)] = line.limit
@@ -73,10 +73,10 @@ final class WorkerPool: @unchecked Sendable {
   }
 
   /// A line closed: its waiting renders are dropped and returned, to release on the main thread.
-  func closeLocked(_ line: RenderLine) -> [Render] {
+  func closeLocked(_ line: PreparationLine) -> [PreparationRun] {
     lines[ObjectIdentifier(line)] = nil
     limit = lines.values.max() ?? 0
-    var dropped: [Render] = []
+    var dropped: [PreparationRun] = []
     for render in waiting where render.line === line && render.phase == .waiting {
       render.phase = .dropped
       dropped.append(render)
@@ -88,7 +88,7 @@ final class WorkerPool: @unchecked Sendable {
 
   /// Takes the dropped renders out of `waiting`, into the release bin: they may be the last references.
   private func compactLocked() {
-    var kept: [Render] = []
+    var kept: [PreparationRun] = []
     var gone: [AnyObject] = []
     for render in waiting {
       if render.phase == .waiting { kept.append(render) } else { gone.append(render) }
@@ -99,7 +99,7 @@ final class WorkerPool: @unchecked Sendable {
   }
 
   /// Puts a new render in line; starts a worker for it if some request wants it now.
-  func submitLocked(_ render: Render) {
+  func submitLocked(_ render: PreparationRun) {
     waiting.append(render)
     if render.urgent > 0 { visibleRowArrivedLocked(render) }
     if render.wanted > 0 { startWorkerLocked() }
@@ -114,7 +114,7 @@ final class WorkerPool: @unchecked Sendable {
   /// Some render of `line` may have become runnable (wanted, or the line below its bound again).
   func wantedLocked() { startWorkerLocked() }
 
-  func waitingCountLocked(of line: RenderLine) -> Int {
+  func waitingCountLocked(of line: PreparationLine) -> Int {
     waiting.reduce(0) { $0 + ($1.line === line && $1.phase == .waiting ? 1 : 0) }
   }
 
@@ -154,7 +154,7 @@ final class WorkerPool: @unchecked Sendable {
   }
 
   /// `line`'s arrivals were taken in: a prefetch they held back may start, on as many workers as the line may use.
-  func arrivalsTakenLocked(_ line: RenderLine) {
+  func arrivalsTakenLocked(_ line: PreparationLine) {
     guard line.prefetchWaitsForTakeIn else { return }
     line.prefetchWaitsForTakeIn = false
     for _ in 0..<max(1, line.limit - line.running) { startWorkerLocked() }
@@ -237,7 +237,7 @@ final class WorkerPool: @unchecked Sendable {
       condition.lock()
       let sizings = render.sizingsLocked
       condition.unlock()
-      bytes = Render.largestSize(of: value, by: sizings)
+      bytes = PreparationRun.largestSize(of: value, by: sizings)
     }
     condition.lock()
     if lowering?.raiseFailed == true {
@@ -271,7 +271,7 @@ final class WorkerPool: @unchecked Sendable {
   /// Runs `render`'s work; a poll that finds a lowered prefetch joined by a visible request raises the worker
   /// back. The work was read under the lock and the render keeps it, so this copy is not the last reference.
   private func run(
-    _ render: Render, _ work: RenderWork?, _ lowering: PrefetchLowering?
+    _ render: PreparationRun, _ work: PreparationWork?, _ lowering: PrefetchLowering?
   ) -> Result<any Sendable, any Error> {
     let isCancelled: @Sendable () -> Bool = { [self] in
       condition.lock()
@@ -281,13 +281,13 @@ final class WorkerPool: @unchecked Sendable {
       if joined { lowering?.raise() }
       return cancelled
     }
-    let context = RenderContext(
+    let context = PreparationContext(
       isCancelled: isCancelled, cancellation: render.cancellation, isPrefetch: render.startedAsPrefetch)
     return Result { try work!(context) }
   }
 
   /// Takes the render ``WorkerPick`` chooses out of line, marking it running, and notes what the choice passed over.
-  private func pickLocked() -> Render? {
+  private func pickLocked() -> PreparationRun? {
     let paced = isPacingLocked
     let candidates = waiting.map { render -> WorkerPick.Candidate in
       let line = render.line
@@ -318,7 +318,7 @@ final class WorkerPool: @unchecked Sendable {
   }
 
   /// Whether a prefetch of `line` may start now, within the pacing's share of the pool's and the line's workers.
-  private func prefetchMayStart(on line: RenderLine, paced: Bool) -> Bool {
+  private func prefetchMayStart(on line: PreparationLine, paced: Bool) -> Bool {
     guard paced else { return true }  // (the line's bound was checked by the caller)
     return prefetchesRunning < max(1, limit - 1) && line.prefetchesRunning < max(1, line.limit - 1)
   }
@@ -342,12 +342,12 @@ final class WorkerPool: @unchecked Sendable {
     return pacing.framesWereTightLately(at: DispatchTime.now().uptimeNanoseconds)
   }
 
-  /// How many times a render became wanted by a visible row: the count ``Render/visibleSince`` is taken from.
+  /// How many times a render became wanted by a visible row: the count ``PreparationRun/visibleSince`` is taken from.
   private var visibleMoments: UInt64 = 0
 
-  /// A visible row's preparation became startable: it is the latest (``Render/visibleSince``); if no worker is free
+  /// A visible row's preparation became startable: it is the latest (``PreparationRun/visibleSince``); if no worker is free
   /// for it, the pacing notes it. Lock held.
-  func visibleRowArrivedLocked(_ render: Render) {
+  func visibleRowArrivedLocked(_ render: PreparationRun) {
     visibleMoments &+= 1
     render.visibleSince = visibleMoments
     let line = render.line

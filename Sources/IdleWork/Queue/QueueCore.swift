@@ -1,12 +1,11 @@
 import Foundation
 
 /// The state and policy behind one ``IdleQueue``: its task list, cell records, background inbox, cost
-/// predictor and frame clock, and the pass that serves them.
+/// predictor and frame clock, and the pass that serves them. Its later tasks' work (preparation) belongs to a
+/// client (``LaterWorkClient``); the queue knows nothing else of it.
 ///
-/// Separate from ``IdleQueue`` so that nothing holds a weak reference to the object apps keep: the
-/// scheduler's member list and task handles refer to this object weakly instead. A weakly referenced object takes the slow path for every retain and release, and an
-/// app retains its queue around every `addTask` call (a property read): that alone doubled the cost of an
-/// addition.
+/// Separate from ``IdleQueue`` so that task handles and the scheduler refer to this object weakly, and an app's
+/// references to its queue stay plain strong ones.
 @MainActor
 final class QueueCore {
   /// The scheduler whose passes serve this queue.
@@ -23,16 +22,16 @@ final class QueueCore {
   var startup: Startup?
   /// Predicts the next task's cost from measured ones.
   var predictor = CostPredictor()
-  /// The off-main-thread half of prepared tasks; made with the first one (see `QueueCore+Prepare`).
-  var preparation: QueuePreparation?
-  /// Prepared results applied since the last commit was measured (see ``learnCommit(_:)``).
+  /// The owner of the queue's later tasks (preparation), made with the first.
+  var client: (any LaterWorkClient)?
+  /// Later tasks run since the last commit was measured (see ``learnCommit(_:)``).
   var appliesSinceCommit = 0
-  /// Worker threads at most for prepared tasks (``IdleQueue/Configuration/workers``).
+  /// The client's configuration: preparations running at once (``IdleQueue/Configuration/workers``).
   nonisolated let workerLimit: Int
-  /// Bytes of prepared results kept by content (``IdleQueue/Configuration/resultCacheLimit``).
+  /// The client's configuration: bytes of results kept (``IdleQueue/Configuration/resultCacheLimit``).
   nonisolated let cacheLimit: Int
   /// Set by ``takeInForPass()`` for the ``serve(_:)`` that follows: how long this queue's take-in took
-  /// and whether it took in prepared results.
+  /// and whether it took in results.
   var passTakeIn: (duration: UInt64, results: Bool)?
   /// Since when the queue has had no runnable work, as ``updateFrameClock()`` last saw it; `nil` while it has.
   var clockIdleSince: UInt64?
@@ -74,7 +73,7 @@ final class QueueCore {
   /// What ``IdleQueue``'s `statistics` does.
   var statistics: IdleQueue.Statistics {
     var statistics = list.statistics
-    addPreparationCounts(to: &statistics)
+    client?.addCounts(to: &statistics)
     return statistics
   }
 
@@ -154,7 +153,7 @@ final class QueueCore {
     let record = cells.configuration(of: cell, for: item)
     guard !record.isDisplayed else { return }
     record.isDisplayed = true
-    preparedDisplayChanged(record)
+    client?.cellDisplayChanged(record)
     onlyParkedLeft = false
     if !list.isEmpty {
       scheduler.setNeedsPass()
@@ -166,7 +165,7 @@ final class QueueCore {
   func cellDidEndDisplaying(_ cell: AnyObject, at item: some Hashable) {
     guard let record = cells.live(cell), record.item.matches(item) else { return }
     record.isDisplayed = false
-    preparedDisplayChanged(record)
+    client?.cellDisplayChanged(record)
   }
 
   // MARK: Removing
@@ -191,10 +190,7 @@ final class QueueCore {
     takeInBackgroundTasks()
     let removed = list.cancelAll(where: { $0.isDiscardable })
     release(removed)
-    let prefetches = preparation?.prefetches.count ?? 0
-    cancelAllPrefetches()
-    preparation?.cache.removeAll()
-    return removed.count + prefetches
+    return removed.count + (client?.dropLowPriorityWork() ?? 0)
   }
 
   /// What ``IdleQueue``'s `invalidate()` does, on the main thread (see ``invalidateFromAnyThread()``).
@@ -207,7 +203,7 @@ final class QueueCore {
     list.recordAddedAndEvicted(closed.dropped)
     list.recordAddedAndCancelled(closed.items.count)
     release(list.cancelAll())
-    endPreparation()
+    client?.queueEnded()
     frameClock?.stop()
     scheduler.detach(self)
   }
@@ -217,7 +213,7 @@ final class QueueCore {
   /// Tasks queued, or a hand-over from other threads not yet taken in.
   var hasPendingWork: Bool {
     !isInvalidated
-      && ((!list.isEmpty && !onlyParkedLeft) || inbox.needsDrain || (preparation?.line.hasArrivals ?? false))
+      && ((!list.isEmpty && !onlyParkedLeft) || inbox.needsDrain || (client?.hasArrivals ?? false))
   }
 
   /// What the scheduler's pass does first: takes in what other threads handed over, noting when it began and
@@ -225,7 +221,7 @@ final class QueueCore {
   func takeInForPass() {
     let driver = scheduler.driver
     let start = driver.nanoseconds
-    let results = preparation?.line.hasArrivals ?? false
+    let results = client?.hasArrivals ?? false
     takeInBackgroundTasks()
     passTakeIn = (driver.nanoseconds &- start, results)
   }
@@ -238,7 +234,7 @@ final class QueueCore {
       invalidate()
       return
     }
-    takeInPreparedResults()
+    client?.takeInArrivals()
     list.recordAddedAndEvicted(drained.dropped)
     for item in drained.items {
       enqueue(key: item.key, QueuedTask(work: .once(item.task)), discardable: false)
@@ -258,9 +254,8 @@ final class QueueCore {
     passTakeIn = nil
     // A tracking pass tells the pool that a scroll is tracked, and whether the frames are tight (prefetches are
     // paced only then: see `PrefetchPacing`).
-    if kind == .tracking, let preparation {
-      let framesAreTight = frameClock?.framesAreTight(now: scheduler.driver.nanoseconds) ?? false
-      preparation.line.pool.noteTracking(framesAreTight: framesAreTight)
+    if kind == .tracking, let client {
+      client.trackingPass(framesAreTight: frameClock?.framesAreTight(now: scheduler.driver.nanoseconds) ?? false)
     }
     let driver = scheduler.driver
     guard !isInvalidated, !list.isEmpty, kind != .tracking || scrolling != .pause else {
@@ -352,15 +347,15 @@ final class QueueCore {
     case .resumableOnCell(let run):
       guard let cell = liveCell(of: entry) else { return false }
       done = run(cell, look)
-    case .prepared(let request):
+    case .later(let work):
       var cell: AnyObject?
       if entry.payload.binding != nil {
         guard let live = liveCell(of: entry) else { return false }
         cell = live
       }
       guard let taken = list.takeForRun(entry.seq) else { return false }
-      withExtendedLifetime(taken) { applyPrepared(request, cell: cell) }
-      preparedTaskLeft(request, fate: .executed)
+      withExtendedLifetime(taken) { work.run(cell: cell) }
+      work.left(.executed)
       appliesSinceCommit += 1
     }
     if let done, let finished = list.recordSlice(entry.seq, finished: done) { release([finished]) }
@@ -398,12 +393,9 @@ final class QueueCore {
   }
 
   /// Starts the frame clock when runnable work is pending; stops it when the queue is drained or holds only
-  /// off-screen cells' work, so a display link ticks only while it is needed. While the queue only waits for
-  /// results being prepared for tasks that want them, a running clock keeps running for
-  /// ``clockKeepAliveWhilePreparing`` — a result that arrives meanwhile (the usual case: a draw takes a few
-  /// milliseconds) is admitted against a frame it knows — and then stops, so that a long or hung `prepare` does
-  /// not keep a display link ticking. Results that arrive start it again (``takeInPreparedResults()``); a pass
-  /// then waits for its first frame (up to one) rather than running unbounded.
+  /// off-screen cells' work, so a display link ticks only while needed. While the queue only waits for results,
+  /// a running clock keeps running for ``clockKeepAliveWhilePreparing`` — a result that arrives meanwhile is
+  /// admitted against a frame it knows — then stops, so a hung `prepare` does not keep a display link ticking.
   func updateFrameClock() {
     guard let frameClock else { return }
     if hasPendingWork {
@@ -414,12 +406,25 @@ final class QueueCore {
     let now = scheduler.driver.nanoseconds
     let since = clockIdleSince ?? now
     clockIdleSince = since
-    if awaitsPreparedResults, frameClock.isRunning, now &- since < Self.clockKeepAliveWhilePreparing { return }
+    if awaitsResults, frameClock.isRunning, now &- since < Self.clockKeepAliveWhilePreparing { return }
     frameClock.stop()
   }
 
   /// How long a frame clock keeps running while the queue only waits for results: 0.1 s, six 60 Hz frames.
   nonisolated static let clockKeepAliveWhilePreparing: UInt64 = 100_000_000
+
+  /// Teaches the predictor what the commit before this pass cost after the later tasks run since the last one:
+  /// applying a result sets a bitmap, and the commit that follows copies it to the render server.
+  func learnCommit(_ duration: UInt64) {
+    guard client != nil else { return }
+    predictor.recordCommit(duration: duration, applies: appliesSinceCommit)
+    appliesSinceCommit = 0
+  }
+
+  /// Whether the queue waits for results (a later task's, or a prefetch's).
+  var awaitsResults: Bool {
+    !isInvalidated && (client?.isAwaitingResults ?? false)
+  }
 
   // MARK: Internals
 
@@ -428,7 +433,7 @@ final class QueueCore {
     guard !isInvalidated else { return IdleTaskHandle(queue: nil, seq: 0) }
     // A cell task may go stale; a prepared one is passed over until its result arrives.
     let canBeStale: Bool
-    if case .prepared = task.work { canBeStale = true } else { canBeStale = task.binding != nil }
+    if case .later = task.work { canBeStale = true } else { canBeStale = task.binding != nil }
     let (seq, removed) = list.append(
       key: key, payload: task, canBeStale: canBeStale, isDiscardable: discardable, state: { $0.state })
     onlyParkedLeft = false
@@ -444,7 +449,7 @@ final class QueueCore {
   /// Tells prepared tasks how they left, and signposts evictions; the payloads are freed when `removed` goes.
   func release(_ removed: [TaskList<QueuedTask>.Removal]) {
     for removal in removed {
-      if case .prepared(let request) = removal.entry.payload.work { preparedTaskLeft(request, fate: removal.fate) }
+      if case .later(let work) = removal.entry.payload.work { work.left(removal.fate) }
       guard removal.fate != .executed else { continue }
       if removal.fate == .evicted { PassSignposts.taskEvicted(pending: list.count, maximumQueueLength: list.capacity) }
     }

@@ -11,8 +11,8 @@ struct QueuedTask {
     case resumable(@MainActor (_ timeRemaining: () -> TimeInterval) -> Bool)
     /// As `resumable`, given its cell.
     case resumableOnCell(@MainActor (AnyObject, _ timeRemaining: () -> TimeInterval) -> Bool)
-    /// Applies a result prepared off the main thread, once it has arrived (given the cell, for a cell task).
-    case prepared(PreparedRequest)
+    /// Work that comes later (see ``LaterWork``): passed over until it is ready.
+    case later(any LaterWork)
   }
 
   /// Which average predicts the work's cost: slices, cell tasks and other tasks are predicted apart.
@@ -21,7 +21,7 @@ struct QueuedTask {
     case .once: return .task
     case .onCell: return .cellTask
     case .resumable, .resumableOnCell: return .slice
-    case .prepared: return .apply
+    case .later: return .apply
     }
   }
 
@@ -55,7 +55,7 @@ struct QueuedTask {
   /// prepared task whose result has not arrived). Other tasks are always runnable.
   @MainActor var state: EntryState {
     let state = binding?.state ?? .runnable
-    guard state == .runnable, case .prepared(let request) = work, !request.hasArrived else { return state }
+    guard state == .runnable, case .later(let work) = work, !work.isReady else { return state }
     return .preparing
   }
 }

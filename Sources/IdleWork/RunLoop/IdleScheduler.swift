@@ -66,7 +66,7 @@ final class IdleScheduler {
     if let commit = driver.commitDuration { queue.learnCommit(commit) }
     // Fast path, every BeforeWaiting at rest: nothing queued, nothing allocated.
     guard queue.hasPendingWork else {
-      queue.releaseHeldRenders()
+      queue.client?.passEnded()
       queue.purgeReleasedCells()
       queue.updateFrameClock()
       return false
@@ -79,7 +79,7 @@ final class IdleScheduler {
     // queue whose next task waits for the frame deadline asks for a pass after it, not at once (a pass now would
     // find the task still not fitting, and spin the loop until the frame).
     passRequested = false
-    queue.releaseHeldRenders()
+    queue.client?.passEnded()
     queue.purgeReleasedCells()
     queue.updateFrameClock()
     if kind == .idle, !isStopped, queue.hasPendingWork {

@@ -10,10 +10,11 @@ final class PrefetchPriorityTests: XCTestCase {
   /// A render driven straight on a pool, with the counts `addPreparedTask` sets: a visible row's, or a prefetch's
   /// (discardable: wanted, not urgent).
   private static func render(
-    _ line: RenderLine, prefetch: Bool,
+    _ line: PreparationLine, prefetch: Bool,
     _ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) -> Int
-  ) -> Render {
-    let render = Render(line: line, content: nil, resultBytes: nil, prepare: { context in work(context.isCancelled) })
+  ) -> PreparationRun {
+    let render = PreparationRun(
+      line: line, content: nil, resultBytes: nil, prepare: { context in work(context.isCancelled) })
     (render.live, render.wanted, render.urgent, render.cells) = (1, 1, prefetch ? 0 : 1, 0)
     return render
   }
@@ -34,7 +35,7 @@ final class PrefetchPriorityTests: XCTestCase {
   /// Runs `works` on `line` one after another, each as a prefetch's render or a visible row's, waiting for each to
   /// arrive (the line's wake-up signals `done`).
   private static func runInTurn(
-    on line: RenderLine, _ done: DispatchSemaphore, _ works: [(prefetch: Bool, work: @Sendable () -> Void)]
+    on line: PreparationLine, _ done: DispatchSemaphore, _ works: [(prefetch: Bool, work: @Sendable () -> Void)]
   ) {
     for (prefetch, work) in works {
       line.submit(
@@ -75,7 +76,7 @@ final class PrefetchPriorityTests: XCTestCase {
     try XCTSkipUnless(Self.mayRaiseAThread(), "this process may not raise a thread's priority: nothing is lowered")
     let pool = WorkerPool(byHand: false)
     let done = DispatchSemaphore(value: 0)
-    let line = RenderLine(pool: pool, limit: 1, wake: { done.signal() }, checkCells: { _ in })
+    let line = PreparationLine(pool: pool, limit: 1, wake: { done.signal() }, checkCells: { _ in })
     let prefetchLevel = LockedBox<Int32>(0)
     let visibleLevel = LockedBox<Int32>(0)
     Self.runInTurn(
@@ -126,7 +127,7 @@ final class PrefetchPriorityTests: XCTestCase {
     let log = TextLog()
     let pool = WorkerPool(byHand: false, priority: Self.loggingPriority(log))
     let done = DispatchSemaphore(value: 0)
-    let line = RenderLine(pool: pool, limit: 1, wake: { done.signal() }, checkCells: { _ in })
+    let line = PreparationLine(pool: pool, limit: 1, wake: { done.signal() }, checkCells: { _ in })
     Self.runInTurn(
       on: line, done,
       [(prefetch: true, work: { log.append("prefetch") }), (prefetch: false, work: { log.append("visible") })])
@@ -145,7 +146,7 @@ final class PrefetchPriorityTests: XCTestCase {
     let done = DispatchSemaphore(value: 0)
     let started = DispatchSemaphore(value: 0)
     let joined = DispatchSemaphore(value: 0)
-    let line = RenderLine(pool: pool, limit: 1, wake: { done.signal() }, checkCells: { _ in })
+    let line = PreparationLine(pool: pool, limit: 1, wake: { done.signal() }, checkCells: { _ in })
     let prefetch = render(line, prefetch: true) { isCancelled in
       _ = isCancelled()
       log.append("polled before")
@@ -196,7 +197,7 @@ final class PrefetchPriorityTests: XCTestCase {
   func testWorkWaitingWhenALoweredWorkerEndsStillRuns() {
     let log = TextLog()
     let pool = WorkerPool(byHand: false, priority: Self.loggingPriority(log, raiseFails: true))
-    let line = RenderLine(pool: pool, limit: 1, wake: {}, checkCells: { _ in })
+    let line = PreparationLine(pool: pool, limit: 1, wake: {}, checkCells: { _ in })
     let started = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let visibleRan = DispatchSemaphore(value: 0)
@@ -227,7 +228,7 @@ final class PrefetchPriorityTests: XCTestCase {
       let log = TextLog()
       let pool = WorkerPool(byHand: false, priority: Self.loggingPriority(log, raiseFails: true))
       let done = DispatchSemaphore(value: 0)
-      let line = RenderLine(pool: pool, limit: 1, wake: { done.signal() }, checkCells: { _ in })
+      let line = PreparationLine(pool: pool, limit: 1, wake: { done.signal() }, checkCells: { _ in })
       Self.runInTurn(on: line, done, [(prefetch: true, work: { log.append("prefetch") })])
       spin(until: { pool.threadCounts.now == 0 }, timeout: 5)  // the lowered worker ended
       Self.runInTurn(

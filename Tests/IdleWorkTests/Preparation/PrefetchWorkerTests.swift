@@ -54,7 +54,7 @@ final class PrefetchWorkerTests: XCTestCase {
   @MainActor
   static func showARowWhilePrefetchesHoldTheWorkers(
     on queue: IdleQueue, file: StaticString = #filePath, line: UInt = #line
-  ) -> (gates: [String: Gate], started: TextLog, line: RenderLine) {
+  ) -> (gates: [String: Gate], started: TextLog, line: PreparationLine) {
     let (gates, started, prefetched) = gatedPreparation(["p0", "p1", "p2"])
     queue.prefetch(prefetched, from: ["p0", "p1", "p2"])
     spin(until: { started.entries.count == 2 }, timeout: 5)

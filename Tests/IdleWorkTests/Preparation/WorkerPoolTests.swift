@@ -214,9 +214,9 @@ final class WorkerPoolTests: XCTestCase {
 
   /// A render driven straight on a pool: counts set as `addPreparedTask` sets them for a visible row.
   private func visibleRender(
-    _ line: RenderLine, _ work: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
-  ) -> Render {
-    let render = Render(
+    _ line: PreparationLine, _ work: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
+  ) -> PreparationRun {
+    let render = PreparationRun(
       line: line, content: nil, resultBytes: nil, prepare: { context in try work(context.isCancelled) })
     (render.live, render.wanted, render.urgent, render.cells) = (1, 1, 1, 0)
     return render
@@ -228,8 +228,8 @@ final class WorkerPoolTests: XCTestCase {
   /// ends: the worker that finished it goes on rather than ending to bring the pool under its limit.
   func testAQueuesRenderIsNotHeldBackByAnEndedQueuesRunningRender() {
     let pool = WorkerPool(byHand: false)
-    let lineA = RenderLine(pool: pool, limit: 1, wake: {}, checkCells: { _ in })
-    let lineB = RenderLine(pool: pool, limit: 2, wake: {}, checkCells: { _ in })
+    let lineA = PreparationLine(pool: pool, limit: 1, wake: {}, checkCells: { _ in })
+    let lineB = PreparationLine(pool: pool, limit: 2, wake: {}, checkCells: { _ in })
     let orphanGate = DispatchSemaphore(value: 0)
     let firstGate = DispatchSemaphore(value: 0)
     let orphanStarted = DispatchSemaphore(value: 0)

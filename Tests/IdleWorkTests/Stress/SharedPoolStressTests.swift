@@ -25,7 +25,7 @@ final class SharedPoolStressTests: XCTestCase {
       let peakRunning = LockedBox(0)
       let threadsBefore = WorkerPool.shared.threadCounts.now
       var queues: [IdleQueue] = []
-      var lines: [RenderLine] = []
+      var lines: [PreparationLine] = []
       var finished: [IdleQueue.Statistics] = []
       let cells = (0..<16).map { _ in PreparedTaskTests.Cell() }
       for round in 0..<60 {

@@ -74,3 +74,11 @@ final class UncheckedBox<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }
 }
+
+extension QueueCore {
+  /// The queue's preparation half, if it has one, for tests that look into it.
+  var preparation: QueuePreparation? { client as? QueuePreparation }
+
+  /// The queue's preparation half, made if it has none.
+  func preparationMade() -> QueuePreparation { QueuePreparation.of(self) }
+}

@@ -6,7 +6,7 @@ import XCTest
 
 /// Eviction, cancels and a cell configured again reach a prepared task's render: one not started is dropped, one
 /// running is told (`isCancelled()` turns true), and a render that never arrives frees what its tasks capture.
-final class RenderCancellationTests: XCTestCase {
+final class PreparationCancellationTests: XCTestCase {
   typealias Cell = PreparedTaskTests.Cell
 
   /// Detects when an object that a `prepare` (any thread) captures is freed.

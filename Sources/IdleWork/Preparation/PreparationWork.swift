@@ -1,14 +1,14 @@
 import Foundation
 
 /// The work of one render, erased: what a worker runs.
-typealias RenderWork = @Sendable (RenderContext) throws -> any Sendable
+typealias PreparationWork = @Sendable (PreparationContext) throws -> any Sendable
 
 /// What a worker hands the render it runs.
-struct RenderContext: Sendable {
-  /// Whether nothing waits for the result any more (see ``Render/isCancelledLocked()``).
+struct PreparationContext: Sendable {
+  /// Whether nothing waits for the result any more (see ``PreparationRun/isCancelledLocked()``).
   let isCancelled: @Sendable () -> Bool
   /// Cancels `async` work as a task when the render is cancelled.
-  let cancellation: RenderCancellation
+  let cancellation: PreparationCancellation
   /// Whether only prefetches asked for it when it started: its `async` work runs at a lower priority.
   let isPrefetch: Bool
 }
@@ -17,7 +17,7 @@ struct RenderContext: Sendable {
 ///
 /// `@unchecked Sendable`: `cancelled` and `handler` are read and written only with `lock` held; the handler is
 /// called without it.
-final class RenderCancellation: @unchecked Sendable {
+final class PreparationCancellation: @unchecked Sendable {
   private let lock = NSLock()
   private var cancelled = false
   private var handler: (@Sendable () -> Void)?
@@ -60,7 +60,7 @@ final class RenderCancellation: @unchecked Sendable {
 /// semaphore, so the pool's bound counts awaiting work as running.
 enum AsyncWork {
   static func run<T: Sendable>(
-    _ context: RenderContext, _ body: @escaping @Sendable () async throws -> T
+    _ context: PreparationContext, _ body: @escaping @Sendable () async throws -> T
   ) throws -> T {
     let slot = OutcomeSlot<T>()
     let task = Task.detached(priority: context.isPrefetch ? .utility : .userInitiated) {

@@ -7,7 +7,7 @@ import Foundation
 /// ``WorkerPool``'s lock held (workers and the main thread both reach them); those marked *main thread only*
 /// are touched only by the queue's main-actor code; the rest are immutable. A render is always freed on the
 /// main thread, outside any lock (see ``WorkerPool``): what `prepare` captured is released there.
-final class Render: @unchecked Sendable {
+final class PreparationRun: @unchecked Sendable {
   enum Phase {
     /// Waiting for a worker (not started while no request wants it now).
     case waiting
@@ -27,10 +27,10 @@ final class Render: @unchecked Sendable {
 
   /// The work, run on a worker. Guarded by the pool's lock: taken out when the render is dropped
   /// (``takePrepareLocked()``), so what it captures is freed at once, on the main thread, outside the lock.
-  private var work: RenderWork?
+  private var work: PreparationWork?
   /// The content key requests share the render and the cache by.
   let content: PreparedContent?
-  let line: RenderLine
+  let line: PreparationLine
 
   // Guarded by the pool's lock.
   var phase = Phase.waiting
@@ -55,8 +55,8 @@ final class Render: @unchecked Sendable {
   var cellCheckPending = false
   var lastCellCheck: UInt64 = 0
 
-  /// Cancels its `async` work as a task when nothing waits for it any more (see ``RenderLine``).
-  let cancellation = RenderCancellation()
+  /// Cancels its `async` work as a task when nothing waits for it any more (see ``PreparationLine``).
+  let cancellation = PreparationCancellation()
 
   // Main thread only.
   /// Whether a live prefetch of its queue holds it (see `QueueCore.prefetch`).
@@ -83,12 +83,12 @@ final class Render: @unchecked Sendable {
 
   /// Whether the work should stop: no request waits for it, its queue ended, or every cell it works for was
   /// released. Only the main thread may look at cells (a worker must not hold a UI object), so a poll asks it to,
-  /// at most once per ``RenderLine/cellCheckInterval``; a later poll sees the answer. Lock held.
+  /// at most once per ``PreparationLine/cellCheckInterval``; a later poll sees the answer. Lock held.
   func isCancelledLocked() -> Bool {
     if line.isClosed || live == 0 { return true }
     guard cells == live else { return false }
     let now = DispatchTime.now().uptimeNanoseconds
-    if !cellCheckPending, now &- lastCellCheck >= RenderLine.cellCheckInterval {
+    if !cellCheckPending, now &- lastCellCheck >= PreparationLine.cellCheckInterval {
       cellCheckPending = true
       lastCellCheck = now
       let line = line
@@ -129,8 +129,8 @@ final class Render: @unchecked Sendable {
   }
 
   init(
-    line: RenderLine, content: PreparedContent?, resultBytes: (@Sendable (any Sendable) -> Int)?,
-    prepare: @escaping RenderWork
+    line: PreparationLine, content: PreparedContent?, resultBytes: (@Sendable (any Sendable) -> Int)?,
+    prepare: @escaping PreparationWork
   ) {
     self.line = line
     self.content = content
@@ -142,10 +142,10 @@ final class Render: @unchecked Sendable {
   var sizingsLocked: [@Sendable (any Sendable) -> Int] { sizings.map(\.size) }
 
   /// The work, for the worker that starts the render. Lock held.
-  func prepareLocked() -> RenderWork? { work }
+  func prepareLocked() -> PreparationWork? { work }
 
   /// Takes the work out of a dropped render, for the caller to release outside the lock. Lock held.
-  func takePrepareLocked() -> RenderWork? {
+  func takePrepareLocked() -> PreparationWork? {
     defer { work = nil }
     return work
   }

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// `@unchecked Sendable`: `pool`, `limit`, `measuresResults`, `wake` and `checkCells` are immutable; every other
 /// field is read and written only with the pool's lock held.
-final class RenderLine: @unchecked Sendable {
+final class PreparationLine: @unchecked Sendable {
   let pool: WorkerPool
   let limit: Int
   /// Whether its queue has a result cache: only then do workers measure results (``arrived(bytes:)``).
@@ -16,21 +16,21 @@ final class RenderLine: @unchecked Sendable {
   let wake: @Sendable () -> Void
   /// Called on the main thread, at most once per ``cellCheckInterval``, while a render for cells only polls
   /// `isCancelled()`: requests of released cells are dropped, so it learns it is cancelled.
-  let checkCells: @Sendable (Render) -> Void
+  let checkCells: @Sendable (PreparationRun) -> Void
 
   /// How often a running render's cells are checked, at most: about half a 60 Hz frame.
   static let cellCheckInterval: UInt64 = 8_000_000
 
   // Guarded by the pool's lock.
   /// Renders finished and not yet taken by the main thread.
-  var arrivals: [Render] = []
+  var arrivals: [PreparationRun] = []
   /// A prefetch of this line was held back because ``arrivals`` reached its bound: taking them in wakes workers.
   var prefetchWaitsForTakeIn = false
   /// The cache's free bytes at the last take-in (``noteCache(free:)``); 0 until the results taken are cached.
   var cacheFree = 0
   /// The largest result so far, measured on arrival.
   var largestResult = 0
-  /// The bytes of the results in ``arrivals``, measured by their workers (``Render/sizingsLocked``).
+  /// The bytes of the results in ``arrivals``, measured by their workers (``PreparationRun/sizingsLocked``).
   var arrivedBytes = 0
   var isClosed = false
   var needsWake = true
@@ -42,11 +42,11 @@ final class RenderLine: @unchecked Sendable {
   /// Renders running now that started as prefetches.
   var prefetchesRunning = 0
   /// Renders running now, to cancel when the line closes.
-  var runningRenders: [Render] = []
+  var runningRenders: [PreparationRun] = []
 
   init(
     pool: WorkerPool, limit: Int, measuresResults: Bool = true, wake: @escaping @Sendable () -> Void,
-    checkCells: @escaping @Sendable (Render) -> Void
+    checkCells: @escaping @Sendable (PreparationRun) -> Void
   ) {
     self.pool = pool
     self.limit = limit
@@ -59,7 +59,7 @@ final class RenderLine: @unchecked Sendable {
   // MARK: Main thread
 
   /// Puts a new render in line. After ``close()`` it is dropped at once.
-  func submit(_ render: Render) {
+  func submit(_ render: PreparationRun) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     guard !isClosed else {
@@ -71,9 +71,9 @@ final class RenderLine: @unchecked Sendable {
   }
 
   /// Changes a render's request counts: a waiting render no request needs is dropped; one newly wanted gets a worker.
-  func adjust(_ render: Render, live: Int = 0, wanted: Int = 0, urgent: Int = 0, cells: Int = 0) {
+  func adjust(_ render: PreparationRun, live: Int = 0, wanted: Int = 0, urgent: Int = 0, cells: Int = 0) {
     var released: Any?
-    var cancelled: RenderCancellation?
+    var cancelled: PreparationCancellation?
     pool.condition.lock()
     let wasWanted = render.wanted > 0
     let wasUrgent = render.urgent > 0
@@ -101,21 +101,21 @@ final class RenderLine: @unchecked Sendable {
   }
 
   /// Sets the pool order of a render a prefetch now wants: the earlier of its places in the prefetch order.
-  func setDistance(_ render: Render, _ distance: Int) {
+  func setDistance(_ render: PreparationRun, _ distance: Int) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     render.distance = min(render.distance, distance)
   }
 
   /// The render's prefetch ended: its place goes, so a discardable task keeping it waits after every prefetch.
-  func forgetDistance(_ render: Render) {
+  func forgetDistance(_ render: PreparationRun) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     render.distance = Int.max
   }
 
   /// Whether the render finished (its outcome may not have been taken in yet).
-  func hasFinished(_ render: Render) -> Bool {
+  func hasFinished(_ render: PreparationRun) -> Bool {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     return render.phase == .finished
@@ -123,7 +123,7 @@ final class RenderLine: @unchecked Sendable {
 
   /// Whether a request may still join the render: it waits or runs with a live request (else it may have been
   /// told it is cancelled), or finished with its outcome awaiting a pass (a reloaded row then applies it).
-  func isJoinable(_ render: Render) -> Bool {
+  func isJoinable(_ render: PreparationRun) -> Bool {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     switch render.phase {
@@ -134,7 +134,7 @@ final class RenderLine: @unchecked Sendable {
   }
 
   /// A render's cells were checked on the main thread: the next poll may ask again.
-  func cellsChecked(_ render: Render) {
+  func cellsChecked(_ render: PreparationRun) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     render.cellCheckPending = false
@@ -148,7 +148,7 @@ final class RenderLine: @unchecked Sendable {
   }
 
   /// Takes the renders finished since the last call, with their outcomes (taken out of the renders).
-  func takeArrivals() -> [(render: Render, outcome: Result<any Sendable, any Error>)] {
+  func takeArrivals() -> [(render: PreparationRun, outcome: Result<any Sendable, any Error>)] {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     needsWake = true
@@ -195,7 +195,7 @@ final class RenderLine: @unchecked Sendable {
 
   /// Ends the line: waiting renders are dropped, running ones cancelled. Returns the arrivals not taken and what
   /// was dropped, for the caller to release on the main thread, outside the lock.
-  func close() -> (arrivals: [(render: Render, outcome: Result<any Sendable, any Error>)], dropped: [Any]) {
+  func close() -> (arrivals: [(render: PreparationRun, outcome: Result<any Sendable, any Error>)], dropped: [Any]) {
     pool.condition.lock()
     isClosed = true
     let dropped = pool.closeLocked(self)

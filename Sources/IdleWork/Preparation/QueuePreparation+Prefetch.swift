@@ -1,0 +1,175 @@
+import Foundation
+
+/// Prefetching: preparations started for rows about to appear, so the row's first `cellForRowAt` finds its
+/// result cached, or joins the preparation under way.
+///
+/// A prefetch is a request on a render, not a task: it never evicts, delays or starves a visible row's task.
+/// A task for the same content takes its render over (the prefetch ends as executed), and cancelling the
+/// prefetch then leaves the render running.
+extension QueuePreparation {
+  /// What ``IdleQueue/prefetch(_:with:)`` does, for each content in the order given (the nearest first).
+  static func prefetch(
+    on queue: QueueCore, _ items: [(key: PreparedContent, work: PreparationWork)],
+    sizing: (@Sendable (any Sendable) -> Int)?
+  ) {
+    guard !queue.isInvalidated else { return }
+    Validation.require(Validation.prefetchFailure(cacheLimit: queue.cacheLimit))
+    of(queue).prefetch(items, sizing: sizing)
+  }
+
+  private func prefetch(
+    _ items: [(key: PreparedContent, work: PreparationWork)], sizing: (@Sendable (any Sendable) -> Int)?
+  ) {
+    // Results that finished and were not taken in yet go to the cache first: they are not prepared again.
+    if line.hasArrivals { takeInPreparedResults() }
+    // Results kept already are about to be shown: they become the most recently used, the nearest last, so the
+    // cache keeps them over rows scrolled past, and the nearest longest.
+    for item in items.reversed() { cache.touch(item.key) }
+    // Past the queue's length the farthest rows of this call go, then older calls' (see below).
+    var room = max(0, queue.list.capacity)
+    prefetchCalls += 1
+    for item in items {
+      let key = item.key
+      if cache.contains(key) { continue }
+      if let pending = prefetches[key] {
+        // Asked again: it keeps its place in the pool's order, and joins this call for the length.
+        guard room > 0 else {
+          if endPrefetch(of: pending.render, key: key) {
+            prefetchCounts.executed += 1
+          } else {
+            prefetchCounts.evicted += 1
+          }
+          continue
+        }
+        room -= 1
+        recordPrefetch(pending.render, key: key)
+        continue
+      }
+      prefetchCounts.added += 1
+      guard room > 0 else {
+        prefetchCounts.evicted += 1
+        continue
+      }
+      room -= 1
+      let distance = Self.nextPrefetchDistance()
+      let render: PreparationRun
+      if let shared = inFlight[key], line.isJoinable(shared) {
+        // Being prepared for a task already: the prefetch keeps it wanted while that task's cell is off screen.
+        render = shared
+        render.adoptResultBytes(sizing, for: nil)
+        line.setDistance(render, distance)
+        render.isPrefetched = true
+        line.adjust(render, live: 1, wanted: 1)
+      } else {
+        render = PreparationRun(line: line, content: key, resultBytes: sizing, prepare: item.work)
+        render.isPrefetched = true
+        (render.live, render.wanted, render.urgent, render.cells) = (1, 1, 0, 0)
+        render.distance = distance
+        inFlight[key] = render
+        line.submit(render)
+      }
+      render.wasPrefetched = true
+      recordPrefetch(render, key: key)
+    }
+    compactPrefetchOrder()
+    evictPrefetchesOverCapacity()
+  }
+
+  /// Records `render` as the pending prefetch of `key`, in this call.
+  private func recordPrefetch(_ render: PreparationRun, key: PreparedContent) {
+    nextPrefetchSerial += 1
+    prefetches[key] = (render, nextPrefetchSerial)
+    prefetchOrder.append((key, nextPrefetchSerial, prefetchCalls))
+  }
+
+  /// The prefetches asked for so far, in every queue: each one's place in the pool's order. UIKit asks for the
+  /// nearest rows first, so this one process-wide sequence is nearest first.
+  private static var prefetchesAsked = 0
+
+  private static func nextPrefetchDistance() -> Int {
+    prefetchesAsked += 1
+    return prefetchesAsked
+  }
+
+  /// What ``IdleQueue/cancelPrefetching(_:with:)`` does: each pending prefetch ends as cancelled, or as executed if
+  /// its render finished (the result is kept).
+  func cancelPrefetching(_ keys: [PreparedContent]) {
+    for key in keys {
+      guard let render = prefetches[key]?.render else { continue }
+      if endPrefetch(of: render, key: key) {
+        prefetchCounts.executed += 1
+      } else {
+        prefetchCounts.cancelled += 1
+      }
+    }
+  }
+
+  /// A task for `key` joined `render`: its pending prefetch, if any, ends as executed — the task's now.
+  func prefetchTakenOver(_ render: PreparationRun, key: PreparedContent) {
+    guard render.isPrefetched, prefetches[key]?.render === render else { return }
+    endPrefetch(of: render, key: key)
+    prefetchCounts.executed += 1
+  }
+
+  /// A render's outcome arrived: its pending prefetch ends as executed (the result is in the cache) or failed.
+  func prefetchArrived(_ render: PreparationRun, succeeded: Bool) {
+    guard render.isPrefetched, let key = render.content, prefetches[key]?.render === render else { return }
+    prefetches[key] = nil
+    render.isPrefetched = false
+    if succeeded { prefetchCounts.executed += 1 } else { prefetchCounts.failed += 1 }
+  }
+
+  /// Ends every pending prefetch as cancelled (the queue's end, a memory warning).
+  func cancelAllPrefetches() {
+    guard !prefetches.isEmpty else { return }
+    cancelPrefetching(Array(prefetches.keys))
+  }
+
+  /// Takes the prefetch's request out of its render; returns whether the render had finished.
+  @discardableResult
+  private func endPrefetch(of render: PreparationRun, key: PreparedContent) -> Bool {
+    let finished = line.hasFinished(render)
+    prefetches[key] = nil
+    render.isPrefetched = false
+    line.forgetDistance(render)
+    line.adjust(render, live: -1, wanted: -1)
+    if !render.hasLiveRequests, inFlight[key] === render,
+      !held.contains(where: { $0 === render })
+    {
+      inFlight[key] = nil
+    }
+    return finished
+  }
+
+  /// More prefetches pending than the queue's maximum length: the oldest call's go first, its farthest first,
+  /// counted evicted.
+  private func evictPrefetchesOverCapacity() {
+    let capacity = max(0, queue.list.capacity)
+    while prefetches.count > capacity, prefetchOrderHead < prefetchOrder.count {
+      let head = prefetchOrderHead
+      let call = prefetchOrder[head].call
+      var end = head
+      while end < prefetchOrder.count, prefetchOrder[end].call == call { end += 1 }
+      for index in (head..<end).reversed() where prefetches.count > capacity {
+        let entry = prefetchOrder[index]
+        guard let pending = prefetches[entry.key], pending.serial == entry.serial else { continue }
+        if endPrefetch(of: pending.render, key: entry.key) {
+          prefetchCounts.executed += 1
+        } else {
+          prefetchCounts.evicted += 1
+        }
+      }
+      if prefetches.count > capacity { prefetchOrderHead = end }
+    }
+  }
+
+  /// Drops the entries of ended prefetches from the order once they are most of it (amortised O(1)).
+  private func compactPrefetchOrder() {
+    let kept = prefetchOrder.count - prefetchOrderHead
+    guard kept >= 64, kept > 2 * prefetches.count else { return }
+    prefetchOrder = prefetchOrder[prefetchOrderHead...].filter {
+      prefetches[$0.key]?.serial == $0.serial
+    }
+    prefetchOrderHead = 0
+  }
+}

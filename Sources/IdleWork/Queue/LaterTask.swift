@@ -1,0 +1,36 @@
+/// A task whose work comes later — a result prepared elsewhere, applied in a pass. It keeps its place and its
+/// capacity slot, is passed over until it is ready, goes stale, parked, evicted or cancelled like any task, and
+/// tells its owner how it left. The queue knows nothing else of where its work comes from.
+@MainActor
+protocol LaterWork: AnyObject {
+  /// Whether the work can run now (its result arrived).
+  var isReady: Bool { get }
+  /// Runs the work, given its cell (`nil` for a task without one).
+  func run(cell: AnyObject?)
+  /// The task left the queue as `fate` (`.executed` after ``run(cell:)``).
+  func left(_ fate: TaskFate)
+}
+
+/// The owner of a queue's later tasks (preparation), told what it needs of the queue's life: passes, cells
+/// shown and hidden, memory warnings, the end, the statistics.
+@MainActor
+protocol LaterWorkClient: AnyObject {
+  /// Whether results other threads handed over wait for a pass to take them in.
+  var hasArrivals: Bool { get }
+  /// Whether the queue waits for results (its frame clock keeps running a moment for them).
+  var isAwaitingResults: Bool { get }
+  /// A pass begins: take in what arrived.
+  func takeInArrivals()
+  /// A pass ended (or none was needed).
+  func passEnded()
+  /// A pass while a scroll is tracked, which found the main thread's frames tight or not.
+  func trackingPass(framesAreTight: Bool)
+  /// A cell went off screen or came back.
+  func cellDisplayChanged(_ record: CellRegistry.Record)
+  /// Memory is short: drop what can be made again. Returns how many pending prefetches went.
+  func dropLowPriorityWork() -> Int
+  /// The queue ended.
+  func queueEnded()
+  /// Adds the client's counts to the queue's.
+  func addCounts(to statistics: inout IdleQueue.Statistics)
+}
