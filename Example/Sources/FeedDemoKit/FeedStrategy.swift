@@ -24,7 +24,7 @@ protocol FeedStrategy: AnyObject {
   func cellDidEndDisplaying(_ cell: FeedCell, forRowAt indexPath: IndexPath)
   /// Hands over one small task of the throughput workloads (its enqueue path is what `addTaskCost` times).
   func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void)
-  /// Drops every pending task without running it (DWU's `removeAllTasks`, IdleWork's `removeAllTasks`; the
+  /// Drops every pending task without running it (DWU's `removeAllTasks`, IdleWork's `cancelAllTasks`; the
   /// harness empties the queues that have no such call). Used once, before the idle window.
   func discardPending()
   /// Tasks handed over and not yet run or dropped.

@@ -181,7 +181,7 @@ public final class IdleQueue {
 
   /// Cancels every pending task and prefetch.
   public func cancelAllTasks() {
-    core.removeAllTasks()
+    core.cancelAllTasks()
   }
 
   /// Drops every pending low-priority task and prefetch, and the cached results; returns how many tasks. Every

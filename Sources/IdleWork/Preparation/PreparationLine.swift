@@ -71,10 +71,21 @@ final class PreparationLine: @unchecked Sendable {
   }
 
   /// Changes a render's request counts: a waiting render no request needs is dropped; one newly wanted gets a worker.
-  func adjust(_ render: PreparationRun, live: Int = 0, wanted: Int = 0, urgent: Int = 0, cells: Int = 0) {
+  /// Returns how the render had finished, if it had and its outcome was not taken in yet, read in the same locked
+  /// step.
+  @discardableResult
+  func adjust(
+    _ render: PreparationRun, live: Int = 0, wanted: Int = 0, urgent: Int = 0, cells: Int = 0
+  ) -> PreparationRun.Arrival {
     var released: Any?
     var cancelled: PreparationCancellation?
     pool.condition.lock()
+    var finished = PreparationRun.Arrival.none
+    switch render.outcome {
+    case .success?: finished = .value
+    case .failure?: finished = .error
+    case nil: break
+    }
     let wasWanted = render.wanted > 0
     let wasUrgent = render.urgent > 0
     render.cells += cells
@@ -98,6 +109,7 @@ final class PreparationLine: @unchecked Sendable {
     pool.condition.unlock()
     withExtendedLifetime(released) {}  // what `prepare` captured, freed here: main thread, no lock
     cancelled?.cancel()  // `async` work is cancelled as a task
+    return finished
   }
 
   /// Sets the pool order of a render a prefetch now wants: the earlier of its places in the prefetch order.
@@ -122,13 +134,15 @@ final class PreparationLine: @unchecked Sendable {
   }
 
   /// Whether a request may still join the render: it waits or runs with a live request (else it may have been
-  /// told it is cancelled), or finished with its outcome awaiting a pass (a reloaded row then applies it).
+  /// told it is cancelled), or finished with a value awaiting a pass (a reloaded row then applies it).
   func isJoinable(_ render: PreparationRun) -> Bool {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     switch render.phase {
     case .waiting, .running: return render.live > 0
-    case .finished: return render.outcome != nil
+    case .finished:
+      if case .success? = render.outcome { return true }
+      return false
     case .dropped: return false
     }
   }

@@ -28,17 +28,15 @@ extension QueuePreparation {
     // Past the queue's length the farthest rows of this call go, then older calls' (see below).
     var room = max(0, queue.list.capacity)
     prefetchCalls += 1
+    var asked = Set<PreparedContent>()
     for item in items {
       let key = item.key
-      if cache.contains(key) { continue }
+      // Kept already, or given twice in this call (two rows showing one photo): its first place stands.
+      if cache.contains(key) || !asked.insert(key).inserted { continue }
       if let pending = prefetches[key] {
         // Asked again: it keeps its place in the pool's order, and joins this call for the length.
         guard room > 0 else {
-          if endPrefetch(of: pending.render, key: key) {
-            prefetchCounts.executed += 1
-          } else {
-            prefetchCounts.evicted += 1
-          }
+          count(endPrefetch(of: pending.render, key: key), otherwise: \.evicted)
           continue
         }
         room -= 1
@@ -71,8 +69,8 @@ extension QueuePreparation {
       render.wasPrefetched = true
       recordPrefetch(render, key: key)
     }
-    compactPrefetchOrder()
     evictPrefetchesOverCapacity()
+    compactPrefetchOrder()
   }
 
   /// Records `render` as the pending prefetch of `key`, in this call.
@@ -96,11 +94,7 @@ extension QueuePreparation {
   func cancelPrefetching(_ keys: [PreparedContent]) {
     for key in keys {
       guard let render = prefetches[key]?.render else { continue }
-      if endPrefetch(of: render, key: key) {
-        prefetchCounts.executed += 1
-      } else {
-        prefetchCounts.cancelled += 1
-      }
+      count(endPrefetch(of: render, key: key), otherwise: \.cancelled)
     }
   }
 
@@ -125,14 +119,24 @@ extension QueuePreparation {
     cancelPrefetching(Array(prefetches.keys))
   }
 
-  /// Takes the prefetch's request out of its render; returns whether the render had finished.
+  /// Counts a prefetch that ended: executed if its render had finished with a value (kept for later), failed if
+  /// with an error, else as `otherwise` (cancelled, evicted) — whether or not a pass took the outcome in first.
+  private func count(_ finished: PreparationRun.Arrival, otherwise: WritableKeyPath<PrefetchCounts, Int>) {
+    switch finished {
+    case .value: prefetchCounts.executed += 1
+    case .error: prefetchCounts.failed += 1
+    case .none: prefetchCounts[keyPath: otherwise] += 1
+    }
+  }
+
+  /// Takes the prefetch's request out of its render; returns how the render had finished, if it had: with a value
+  /// (kept for later all the same) or an error.
   @discardableResult
-  private func endPrefetch(of render: PreparationRun, key: PreparedContent) -> Bool {
-    let finished = line.hasFinished(render)
+  private func endPrefetch(of render: PreparationRun, key: PreparedContent) -> PreparationRun.Arrival {
     prefetches[key] = nil
     render.isPrefetched = false
     line.forgetDistance(render)
-    line.adjust(render, live: -1, wanted: -1)
+    let finished = line.adjust(render, live: -1, wanted: -1)
     if !render.hasLiveRequests, inFlight[key] === render,
       !held.contains(where: { $0 === render })
     {
@@ -150,23 +154,20 @@ extension QueuePreparation {
       let call = prefetchOrder[head].call
       var end = head
       while end < prefetchOrder.count, prefetchOrder[end].call == call { end += 1 }
-      for index in (head..<end).reversed() where prefetches.count > capacity {
+      for index in (head..<end).reversed() {
+        guard prefetches.count > capacity else { return }
         let entry = prefetchOrder[index]
         guard let pending = prefetches[entry.key], pending.serial == entry.serial else { continue }
-        if endPrefetch(of: pending.render, key: entry.key) {
-          prefetchCounts.executed += 1
-        } else {
-          prefetchCounts.evicted += 1
-        }
+        count(endPrefetch(of: pending.render, key: entry.key), otherwise: \.evicted)
       }
-      if prefetches.count > capacity { prefetchOrderHead = end }
+      prefetchOrderHead = end
     }
   }
 
-  /// Drops the entries of ended prefetches from the order once they are most of it (amortised O(1)).
+  /// Drops the entries of ended prefetches (and those before the head) from the order once they are most of it:
+  /// the order stays within twice the pending prefetches, at amortised O(1) per prefetch.
   private func compactPrefetchOrder() {
-    let kept = prefetchOrder.count - prefetchOrderHead
-    guard kept >= 64, kept > 2 * prefetches.count else { return }
+    guard prefetchOrder.count >= 64, prefetchOrder.count > 2 * prefetches.count else { return }
     prefetchOrder = prefetchOrder[prefetchOrderHead...].filter {
       prefetches[$0.key]?.serial == $0.serial
     }

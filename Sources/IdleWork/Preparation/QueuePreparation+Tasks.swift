@@ -312,6 +312,8 @@ extension QueuePreparation: LaterWorkClient {
 
   func passEnded() { releaseHeldRenders() }
 
+  func cancelAll() { cancelAllPrefetches() }
+
   func trackingPass(framesAreTight: Bool) { line.pool.noteTracking(framesAreTight: framesAreTight) }
 
   func dropLowPriorityWork() -> Int {

@@ -27,6 +27,8 @@ protocol LaterWorkClient: AnyObject {
   func trackingPass(framesAreTight: Bool)
   /// A cell went off screen or came back.
   func cellDisplayChanged(_ record: CellRegistry.Record)
+  /// Every task was cancelled: cancel the client's own pending work (prefetches) too.
+  func cancelAll()
   /// Memory is short: drop what can be made again. Returns how many pending prefetches went.
   func dropLowPriorityWork() -> Int
   /// The queue ended.

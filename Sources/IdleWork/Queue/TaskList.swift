@@ -5,9 +5,6 @@ enum EntryState: Sendable, Hashable {
   case stale
   /// Not now: its cell is off screen. It keeps its place, is passed over, and is evicted first after stale ones.
   case parked
-  /// It never will: it was cancelled on another thread (an awaiting `perform`) and its removal has not reached
-  /// the main thread yet. It leaves the list, counted as cancelled.
-  case withdrawn
   /// Not yet: its result is being prepared. It keeps its place and is passed over, as a parked entry is, but an
   /// overflow evicts it only in its turn (as discardable, or as the oldest).
   case preparing
@@ -20,7 +17,7 @@ enum TaskFate: Sendable, Hashable {
   case stale
   /// The queue was over its maximum length (see ``TaskList/trim(state:)``).
   case evicted
-  /// It was cancelled: by key or handle, replaced, removed, purged on memory pressure, or its `perform` cancelled.
+  /// It was cancelled: by key or handle, replaced, all at once, on memory pressure, or with the queue.
   case cancelled
   /// Its preparation off the main thread threw; it never ran.
   case failed
@@ -191,8 +188,8 @@ struct TaskList<Payload> {
     return (seq, removed)
   }
 
-  /// Brings the list back within `capacity`, dropping what is least likely to be missed first: every stale and
-  /// withdrawn entry; then parked entries (off screen), oldest first; then discardable ones, oldest first, so a
+  /// Brings the list back within `capacity`, dropping what is least likely to be missed first: every stale
+  /// entry; then parked entries (off screen), oldest first; then discardable ones, oldest first, so a
   /// visible row's work never goes for a prefetch; then the oldest. Each step after the first evicts only as
   /// many as the overflow needs.
   mutating func trim(state: (Payload) -> EntryState) -> [Removal] {
@@ -222,7 +219,7 @@ struct TaskList<Payload> {
     return seqs
   }
 
-  /// Removes every pending entry that `state` calls stale or withdrawn.
+  /// Removes every pending entry that `state` calls stale.
   mutating func purgeStale(state: (Payload) -> EntryState) -> [Removal] {
     guard staleCandidates > 0 else { return [] }
     defer { checkInvariants() }
@@ -231,7 +228,7 @@ struct TaskList<Payload> {
     forEachPending { entry in
       guard entry.canBeStale else { return true }
       let entryState = state(entry.payload)
-      if entryState == .stale || entryState == .withdrawn { leaving.append((entry.seq, entryState)) }
+      if entryState == .stale { leaving.append((entry.seq, entryState)) }
       return true
     }
     return leaving.compactMap { seq, entryState in
@@ -240,8 +237,8 @@ struct TaskList<Payload> {
     }
   }
 
-  /// Returns the oldest runnable entry numbered from `start` and below `horizon`, left in place, dropping stale and
-  /// withdrawn entries on the way. `reachedHorizon`: the scan stopped at an entry appended after the pass began.
+  /// Returns the oldest runnable entry numbered from `start` and below `horizon`, left in place, dropping stale entries
+  /// on the way. `reachedHorizon`: the scan stopped at an entry appended after the pass began.
   mutating func firstRunnable(
     from start: UInt64? = nil, below horizon: UInt64 = .max, state: (Payload) -> EntryState
   ) -> (entry: Entry?, skipped: [Removal], reachedHorizon: Bool) {
@@ -258,7 +255,7 @@ struct TaskList<Payload> {
         return .found(candidate)
       case .parked, .preparing:
         return .next
-      case .stale, .withdrawn:
+      case .stale:
         skipped.append(leave(take(candidate.seq)!, candidateState))
         from = candidate.seq + 1
         return .restart
@@ -295,12 +292,8 @@ struct TaskList<Payload> {
     }
   }
 
-  /// Counts an entry taken because `state` says it is stale or withdrawn.
+  /// Counts an entry taken because `state` says it is stale.
   private mutating func leave(_ entry: Entry, _ state: EntryState) -> Removal {
-    if state == .withdrawn {
-      statistics.cancelled += 1
-      return Removal(entry: entry, fate: .cancelled)
-    }
     statistics.skippedAsStale += 1
     return Removal(entry: entry, fate: .stale)
   }

@@ -86,7 +86,7 @@ final class TaskListModelTests: XCTestCase {
         return (description + ", takeForRun", compareTaken(list.takeForRun(seq)?.seq, modelTake(seq, as: .executed)))
       case 45..<55:
         guard let seq = pendingSeq() else { return ("no state change", nil) }
-        let newState = rng.pick([EntryState.runnable, .runnable, .parked, .preparing, .stale, .withdrawn])
+        let newState = rng.pick([EntryState.runnable, .runnable, .parked, .preparing, .stale])
         if entries.first(where: { $0.seq == seq })!.canBeStale { states[seq] = newState }
         return ("state of \(seq) := \(newState)", nil)
       case 55..<70:
@@ -214,7 +214,6 @@ final class TaskListModelTests: XCTestCase {
       guard entry.canBeStale else { return nil }
       switch state(entry.seq) {
       case .stale: return .stale
-      case .withdrawn: return .cancelled
       default: return nil
       }
     }
@@ -225,7 +224,7 @@ final class TaskListModelTests: XCTestCase {
       return leaving
     }
 
-    /// Stale and withdrawn first, then parked, then discardable, then the oldest.
+    /// Stale first, then parked, then discardable, then the oldest.
     mutating func modelTrim() -> [(UInt64, TaskFate)] {
       guard entries.count > capacity else { return [] }
       var removed = modelPurgeStale()
