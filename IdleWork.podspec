@@ -1,4 +1,4 @@
-# CocoaPods metadata. Kept in step with Package.swift and Sources/IdleWork/IdleWorkInfo.swift by
+# CocoaPods metadata. Kept in step with Package.swift and Sources/IdleWork/IdleQueue/IdleWorkInfo.swift by
 # .ci/check-podspec (version, platforms, Swift version, source glob); change them together.
 Pod::Spec.new do |s|
   s.name             = 'IdleWork'
