@@ -7,7 +7,7 @@ import Foundation
 /// A task for the same content takes its render over (the prefetch ends as executed), and cancelling the
 /// prefetch then leaves the render running.
 extension QueuePreparation {
-  /// What ``IdleQueue/prefetch(_:with:)`` does, for each content in the order given (the nearest first).
+  /// What ``IdleQueue/prefetch(_:from:)`` does, for each input in the order given (the nearest first).
   static func prefetch(
     on queue: QueueCore, _ items: [(key: PreparedContent, work: PreparationWork)],
     sizing: (@Sendable (any Sendable) -> Int)?

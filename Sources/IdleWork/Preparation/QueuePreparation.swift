@@ -17,7 +17,7 @@ final class QueuePreparation {
   /// Renders finished and applied by no task (see ``IdleQueue/Statistics/wastedPreparations``).
   var wasted = 0
   /// Renders kept joinable for a moment after a new configuration of their cell took their last request, so a
-  /// reload of the row with the same content joins the running render (see `QueueCore.preparedDetached`).
+  /// reload of the row with the same content joins the running render (see ``detached(_:)``).
   var held: [PreparationRun] = []
   /// Whether a release of ``held`` is on its way to the main queue.
   var releaseOfHeldPending = false
