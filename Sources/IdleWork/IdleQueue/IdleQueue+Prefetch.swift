@@ -101,4 +101,16 @@ extension IdleQueue {
   ) {
     (core.client as? QueuePreparation)?.cancelPrefetching(inputs.map { preparation.key($0) })
   }
+
+  /// How the cache sizes this task's result: `resultBytes`, or the default for `Value` (`ResultSize`), chosen
+  /// here where `Value` is known — erased to `any Sendable`, a value's own size is lost. Nothing for a task
+  /// without content: its result is never kept.
+  nonisolated static func sizing<Value: Sendable>(
+    _ resultBytes: (@Sendable (Value) -> Int)?, hasContent: Bool
+  ) -> (@Sendable (any Sendable) -> Int)? {
+    guard hasContent else { return nil }
+    guard let resultBytes else { return ResultSize.counting(Value.self) }
+    let erased: @Sendable (any Sendable) -> Int = { value in resultBytes(value as! Value) }
+    return erased
+  }
 }

@@ -71,10 +71,10 @@ final class IdleScheduler {
       queue.updateFrameClock()
       return false
     }
-    let signpost = PassSignposts.beginPass(kind, queues: [queue], driver: driver)
+    let signpost = PassSignposts.beginPass(kind, queue: queue, driver: driver)
     queue.takeInForPass()
     let ranTasks = queue.serve(kind)
-    PassSignposts.endPass(signpost, queues: [queue], driver: driver)
+    PassSignposts.endPass(signpost, queue: queue, driver: driver)
     // Ask again even if a task asked already: a nested run loop inside a task may have spent that wake-up. A
     // queue whose next task waits for the frame deadline asks for a pass after it, not at once (a pass now would
     // find the task still not fitting, and spin the loop until the frame).

@@ -31,29 +31,29 @@
       return signposter
     }
 
-    /// Begins a pass interval if signposts are recorded and some queue has tasks pending.
-    static func beginPass(_ kind: IdlePassKind, queues: [QueueCore], driver: any IdlePassDriver) -> Pass? {
+    /// Begins a pass interval if signposts are recorded and the queue has tasks pending.
+    static func beginPass(_ kind: IdlePassKind, queue: QueueCore, driver: any IdlePassDriver) -> Pass? {
       guard #available(iOS 15, macOS 12, tvOS 15, watchOS 8, *), let signposter = enabledSignposter else {
         return nil
       }
-      let pending = queues.reduce(0) { $0 + $1.pendingTaskCount }
+      let pending = queue.pendingTaskCount
       guard pending > 0 else { return nil }
       let kindName = kind == .idle ? "idle" : "tracking"
       let state = signposter.beginInterval(
         "Idle pass", id: signposter.makeSignpostID(),
         "\(kindName, privacy: .public) pass, \(pending, privacy: .public) tasks pending")
       return Pass(
-        state: state, slicesRun: queues.reduce(0) { $0 + $1.statistics.slicesRun },
-        skippedAsStale: queues.reduce(0) { $0 + $1.statistics.skippedAsStale }, start: driver.nanoseconds)
+        state: state, slicesRun: queue.statistics.slicesRun,
+        skippedAsStale: queue.statistics.skippedAsStale, start: driver.nanoseconds)
     }
 
     /// Ends the interval `beginPass` returned, with the tasks run, the stale tasks skipped and the duration.
-    static func endPass(_ pass: Pass?, queues: [QueueCore], driver: any IdlePassDriver) {
+    static func endPass(_ pass: Pass?, queue: QueueCore, driver: any IdlePassDriver) {
       guard let pass, #available(iOS 15, macOS 12, tvOS 15, watchOS 8, *),
         let signposter = signposter as? OSSignposter, let state = pass.state as? OSSignpostIntervalState
       else { return }
-      let ran = queues.reduce(0) { $0 + $1.statistics.slicesRun } - pass.slicesRun
-      let stale = queues.reduce(0) { $0 + $1.statistics.skippedAsStale } - pass.skippedAsStale
+      let ran = queue.statistics.slicesRun - pass.slicesRun
+      let stale = queue.statistics.skippedAsStale - pass.skippedAsStale
       let microseconds = Int((driver.nanoseconds &- pass.start) / 1_000)
       signposter.endInterval(
         "Idle pass", state,
@@ -77,10 +77,10 @@
 
     // These do nothing: there are no signposts on this platform.
     @inline(__always)
-    static func beginPass(_ kind: IdlePassKind, queues: [QueueCore], driver: any IdlePassDriver) -> Pass? { nil }
+    static func beginPass(_ kind: IdlePassKind, queue: QueueCore, driver: any IdlePassDriver) -> Pass? { nil }
 
     @inline(__always)
-    static func endPass(_ pass: Pass?, queues: [QueueCore], driver: any IdlePassDriver) {}
+    static func endPass(_ pass: Pass?, queue: QueueCore, driver: any IdlePassDriver) {}
     @inline(__always)
     static func taskEvicted(pending: Int, maximumQueueLength: Int) {}
   }

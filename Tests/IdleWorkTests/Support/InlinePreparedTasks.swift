@@ -1,6 +1,8 @@
 import Foundation
 
-/// Prepared tasks with their closures given inline rather than as a ``Preparation``: the tests' shorthand. Tasks
+@testable import IdleWork
+
+/// Prepared tasks with their closures given inline rather than as a `Preparation`: the tests' shorthand. Tasks
 /// share a preparation and a cached result only when they give equal `content` (with the same `Value` type).
 extension IdleQueue {
   @discardableResult
@@ -52,17 +54,5 @@ extension IdleQueue {
     _ prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Value
   ) -> PreparationWork {
     { context in try prepare(context.isCancelled) }
-  }
-
-  /// How the cache sizes this task's result: `resultBytes`, or the default for `Value` (`ResultSize`), chosen
-  /// here where `Value` is known — erased to `any Sendable`, a value's own size is lost. Nothing for a task
-  /// without content: its result is never kept.
-  nonisolated static func sizing<Value: Sendable>(
-    _ resultBytes: (@Sendable (Value) -> Int)?, hasContent: Bool
-  ) -> (@Sendable (any Sendable) -> Int)? {
-    guard hasContent else { return nil }
-    guard let resultBytes else { return ResultSize.counting(Value.self) }
-    let erased: @Sendable (any Sendable) -> Int = { value in resultBytes(value as! Value) }
-    return erased
   }
 }
