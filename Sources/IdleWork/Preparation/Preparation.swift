@@ -1,7 +1,7 @@
 import Foundation
 
-/// How a result is made from an input off the main thread, said once — used by a cell's task, a plain task and a
-/// prefetch alike, so that equal inputs share one preparation and one cached result.
+/// How a result is made from an input, said once — used by a cell's task, a plain task and a prefetch alike, so that
+/// equal inputs share one preparation and one cached result.
 ///
 /// ```swift
 /// let thumbnail = Preparation { (url: URL, isCancelled) in
@@ -13,17 +13,24 @@ import Foundation
 /// queue.prefetch(thumbnail, from: urls)
 /// ```
 ///
-/// `prepare` runs on the worker pool, never on the main actor: synchronous work on a worker, `async` work as a task
-/// a worker waits for. Sharing needs the same `Preparation` value (or a copy): make it once, as a stored constant.
+/// The initializers make a preparation whose `prepare` runs on the worker pool, never on the main actor;
+/// ``mainThread(resultBytes:_:)`` and ``mainThread(resultBytes:slices:)`` make one for code that must stay on the
+/// main thread, run in the queue's passes.
+///
+/// Preparations made by the same line of code share results: one written inline in `cellForRowAt` or as a computed
+/// property shares with its prefetch. So a result must depend on the input alone: put a size or a style that
+/// varies into the input, not into what the closure captures.
 public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable {
-  /// The work: run on the worker as it is, or — `async` — as a task the worker waits for.
+  /// The work: run on a worker as it is, or — `async` — as a task the worker waits for; or on the main thread.
   enum Work: Sendable {
     case synchronous(@Sendable (Input, _ isCancelled: @Sendable () -> Bool) throws -> Value)
     case asynchronous(@Sendable (Input, _ isCancelled: @Sendable () -> Bool) async throws -> Value)
+    /// Makes the slices of one input's work, run on the main thread until one returns the value.
+    case mainThread(@MainActor @Sendable (Input) -> MainThreadSlices<Value>)
   }
 
-  /// Which preparation this is, for the input's key: copies share it.
-  let identity: UInt64
+  /// Which preparation this is, for the input's key: the line of code that made it.
+  let identity: PreparationIdentity
   let prepare: Work
   let resultBytes: (@Sendable (Value) -> Int)?
 
@@ -35,12 +42,11 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   ///   - prepare: makes the value. `isCancelled()` turns `true` once nothing waits for the result: poll it between
   ///     steps and throw to stop.
   public init(
-    resultBytes: (@Sendable (Value) -> Int)? = nil,
+    resultBytes: (@Sendable (Value) -> Int)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    column: UInt = #column,
     _ prepare: @escaping @Sendable (_ input: Input, _ isCancelled: @Sendable () -> Bool) throws -> Value
   ) {
-    self.identity = PreparationIdentity.next()
-    self.prepare = .synchronous(prepare)
-    self.resultBytes = resultBytes
+    self.init(.site("\(fileID)", line, column), .synchronous(prepare), resultBytes)
   }
 
   /// Creates a preparation whose work is `async` (a download, an async decoder): it runs as a detached task, never
@@ -51,11 +57,79 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   ///   - prepare: makes the value. It is cancelled as a task once nothing waits for the result, and
   ///     `isCancelled()` turns `true` then too.
   public init(
-    resultBytes: (@Sendable (Value) -> Int)? = nil,
+    resultBytes: (@Sendable (Value) -> Int)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    column: UInt = #column,
     _ prepare: @escaping @Sendable (_ input: Input, _ isCancelled: @Sendable () -> Bool) async throws -> Value
   ) {
-    self.identity = PreparationIdentity.next()
-    self.prepare = .asynchronous(prepare)
+    self.init(.site("\(fileID)", line, column), .asynchronous(prepare), resultBytes)
+  }
+
+  /// Creates a preparation whose work runs on the main thread, for code that is not thread-safe (old drawing code,
+  /// UIKit): in the queue's passes, within its budget and between frames, like any task. Prefetches run only in
+  /// time no visible row's work wants, nearest first.
+  ///
+  /// ```swift
+  /// let tile = Preparation.mainThread { (photo: Photo) in LegacyRenderer.draw(photo) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - resultBytes: a result's size in bytes, for the cache's limit; `nil` counts it by its type.
+  ///   - prepare: makes the value, on the main thread; throw if it cannot.
+  public static func mainThread(
+    resultBytes: (@Sendable (Value) -> Int)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    column: UInt = #column, _ prepare: @escaping @MainActor @Sendable (_ input: Input) throws -> Value
+  ) -> Preparation {
+    Preparation(
+      .site("\(fileID)", line, column),
+      .mainThread { input in MainThreadSlices { _ in try prepare(input) } }, resultBytes)
+  }
+
+  /// Creates a preparation whose main-thread work comes in slices, one per step of a pass, like a resumable task:
+  /// for work too long for one frame (a long text layout, several drawings).
+  ///
+  /// ```swift
+  /// let card = Preparation.mainThread(slices: { (post: Post) in
+  ///   var layout = CardLayout(post)
+  ///   return { timeRemaining in layout.step() ? layout.image : nil }   // nil: not done, call me again
+  /// })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - resultBytes: a result's size in bytes, for the cache's limit; `nil` counts it by its type.
+  ///   - slices: called on the main thread when the work starts; returns the slice function, which the queue calls
+  ///     once per step, with the seconds it may spend, until it returns the value (or throws).
+  public static func mainThread(
+    resultBytes: (@Sendable (Value) -> Int)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    column: UInt = #column,
+    slices: @escaping @MainActor @Sendable (_ input: Input) -> @MainActor (_ timeRemaining: () -> TimeInterval) throws
+      -> Value?
+  ) -> Preparation {
+    Preparation(.site("\(fileID)", line, column), .mainThread { MainThreadSlices(slices($0)) }, resultBytes)
+  }
+
+  /// A preparation with an identity of its own (the Objective-C face makes each one once, at one line of code).
+  @_spi(IdleWorkObjC)
+  public init(
+    ownIdentity resultBytes: (@Sendable (Value) -> Int)?,
+    _ prepare: @escaping @Sendable (_ input: Input, _ isCancelled: @Sendable () -> Bool) throws -> Value
+  ) {
+    self.init(.serial(PreparationIdentity.next()), .synchronous(prepare), resultBytes)
+  }
+
+  /// A main-thread preparation with an identity of its own (see ``init(ownIdentity:_:)``).
+  @_spi(IdleWorkObjC)
+  public static func mainThread(
+    ownIdentity resultBytes: (@Sendable (Value) -> Int)?,
+    _ prepare: @escaping @MainActor @Sendable (_ input: Input) throws -> Value
+  ) -> Preparation {
+    Preparation(
+      .serial(PreparationIdentity.next()), .mainThread { input in MainThreadSlices { _ in try prepare(input) } },
+      resultBytes)
+  }
+
+  private init(_ identity: PreparationIdentity, _ prepare: Work, _ resultBytes: (@Sendable (Value) -> Int)?) {
+    self.identity = identity
+    self.prepare = prepare
     self.resultBytes = resultBytes
   }
 
@@ -64,29 +138,56 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
     PreparedContent(valueType: ObjectIdentifier(Value.self), content: AnyHashable(input), work: identity)
   }
 
-  /// The work for one input, as a render runs it on a worker: `async` work runs as a detached task (never
-  /// on the main actor) while the worker waits for it, so that the pool's bound counts it; a cancellation of the
-  /// render (``PreparationCancellation``) cancels the task.
-  ///
-  func work(for input: Input) -> PreparationWork {
+  /// The work for one input: on a worker, `async` work runs as a detached task (never on the main actor) while the
+  /// worker waits for it, so that the pool's bound counts it, and a cancellation of the render
+  /// (``PreparationCancellation``) cancels the task; main-thread work runs in the queue's passes.
+  func work(for input: Input) -> RenderWork {
     switch prepare {
     case .synchronous(let prepare):
-      return { context in try prepare(input, context.isCancelled) }
+      return .worker { context in try prepare(input, context.isCancelled) }
     case .asynchronous(let prepare):
-      return { context in
+      return .worker { context in
         let isCancelled = context.isCancelled
         return try AsyncWork.run(context) { try await prepare(input, isCancelled) }
       }
+    case .mainThread(let start):
+      return .mainThread { start(input).erased() }
     }
   }
 }
 
-/// Numbers ``Preparation``s (from any thread).
-enum PreparationIdentity {
-  private static let counter = Counter()
+/// The slices of one input's main-thread work: each call runs one, given the seconds it may spend, and returns the
+/// value when the work is done (`nil` before).
+struct MainThreadSlices<Value> {
+  let next: @MainActor (_ timeRemaining: () -> TimeInterval) throws -> Value?
+
+  init(_ next: @escaping @MainActor (_ timeRemaining: () -> TimeInterval) throws -> Value?) { self.next = next }
+}
+
+extension MainThreadSlices where Value: Sendable {
+  /// The slices with the value erased, as a render keeps them.
+  func erased() -> MainThreadSlices<any Sendable> {
+    let next = next
+    return MainThreadSlices<any Sendable> { timeRemaining in try next(timeRemaining) }
+  }
+}
+
+/// Where a render's work runs: on a worker, or on the main thread in the queue's passes.
+enum RenderWork {
+  case worker(PreparationWork)
+  /// Makes the render's slices when it starts.
+  case mainThread(@MainActor () -> MainThreadSlices<any Sendable>)
+}
+
+/// Which ``Preparation`` made a key: the line of code (copies, and preparations made again by the same line, share
+/// results), or a serial for one made elsewhere with an identity of its own.
+enum PreparationIdentity: Hashable, Sendable {
+  case site(String, UInt, UInt)
+  case serial(UInt64)
 
   static func next() -> UInt64 { counter.next() }
 
+  private static let counter = Counter()
   /// `@unchecked Sendable`: `last` is read and written only while `lock` is held.
   private final class Counter: @unchecked Sendable {
     private let lock = NSLock()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One preparation off the main thread: a `prepare` closure, the requests waiting for its result, and where
+/// One preparation — on a worker, or on the main thread in its queue's passes: a `prepare` closure, the requests waiting for its result, and where
 /// it stands. Requests for the same content share one render (see `QueueCore.addPreparedTask`).
 ///
 /// `@unchecked Sendable`: the fields marked *guarded by the pool's lock* are read and written only with the
@@ -130,12 +130,37 @@ final class PreparationRun: @unchecked Sendable {
 
   init(
     line: PreparationLine, content: PreparedContent?, resultBytes: (@Sendable (any Sendable) -> Int)?,
-    prepare: @escaping PreparationWork
+    prepare: RenderWork
   ) {
     self.line = line
     self.content = content
-    self.work = prepare
+    switch prepare {
+    case .worker(let work):
+      self.work = work
+      runsOnMainThread = false
+    case .mainThread(let start):
+      mainThreadStart = start
+      runsOnMainThread = true
+    }
     if let resultBytes { sizings.append((nil, resultBytes)) }
+  }
+
+  // Main thread only: the work of a render that runs on the main thread, in its queue's passes.
+  /// Makes its slices when it starts; `nil` for a worker's render.
+  private(set) var mainThreadStart: (@MainActor () -> MainThreadSlices<any Sendable>)?
+  /// The slices of the main-thread work under way.
+  var slices: MainThreadSlices<any Sendable>?
+
+  /// Whether its work runs on the main thread (immutable).
+  let runsOnMainThread: Bool
+
+  /// Its main-thread work's slices, made as it starts.
+  @MainActor func mainThreadSlices() -> MainThreadSlices<any Sendable> { mainThreadStart!() }
+
+  /// Drops the main-thread work once it ended (what it captured is freed).
+  func endMainThreadWork() {
+    mainThreadStart = nil
+    slices = nil
   }
 
   /// The sizings, for the worker to use outside the lock (the render holds them: the copy frees none). Lock held.

@@ -34,7 +34,15 @@ final class PreparedRequest: LaterWork {
 
   var hasArrived: Bool { value != nil }
 
-  var isReady: Bool { hasArrived }
+  /// A main-thread render's result is made by its tasks' steps: such a task is always ready.
+  var isReady: Bool { hasArrived || render.runsOnMainThread }
+
+  var costKind: CostPredictor.Kind { hasArrived || !render.runsOnMainThread ? .apply : .mainPreparation }
+
+  func prepare(timeRemaining: () -> TimeInterval) -> Bool {
+    guard !hasArrived, render.runsOnMainThread else { return true }
+    return client.runSlice(of: render, timeRemaining: timeRemaining)
+  }
 
   func run(cell: AnyObject?) { client.applyPrepared(self, cell: cell) }
 
@@ -46,26 +54,26 @@ final class PreparedRequest: LaterWork {
     return (1, isWanted ? 1 : 0, isWanted && !isDiscardable ? 1 : 0, binding == nil ? 0 : 1)
   }
 
-  func join(_ line: PreparationLine) {
+  func join() {
     let counts = counts
-    line.adjust(render, live: counts.live, wanted: counts.wanted, urgent: counts.urgent, cells: counts.cells)
+    render.line.adjust(render, live: counts.live, wanted: counts.wanted, urgent: counts.urgent, cells: counts.cells)
   }
 
   /// The cell went off screen (`false`) or came back (`true`): the render is wanted accordingly.
-  func setWanted(_ wanted: Bool, in line: PreparationLine) {
+  func setWanted(_ wanted: Bool) {
     guard isLive, wanted != isWanted else { return }
     isWanted = wanted
     let step = wanted ? 1 : -1
-    line.adjust(render, wanted: step, urgent: isDiscardable ? 0 : step)
+    render.line.adjust(render, wanted: step, urgent: isDiscardable ? 0 : step)
   }
 
   /// The task left the list (or its configuration was replaced): its counts leave the render.
   @discardableResult
-  func leave(_ line: PreparationLine) -> Bool {
+  func leave() -> Bool {
     guard isLive else { return false }
     let counts = counts
     isLive = false
-    line.adjust(render, live: -counts.live, wanted: -counts.wanted, urgent: -counts.urgent, cells: -counts.cells)
+    render.line.adjust(render, live: -counts.live, wanted: -counts.wanted, urgent: -counts.urgent, cells: -counts.cells)
     return true
   }
 

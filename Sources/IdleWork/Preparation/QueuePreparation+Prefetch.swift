@@ -9,7 +9,7 @@ import Foundation
 extension QueuePreparation {
   /// What ``IdleQueue/prefetch(_:from:)`` does, for each input in the order given (the nearest first).
   static func prefetch(
-    on queue: QueueCore, _ items: [(key: PreparedContent, work: PreparationWork)],
+    on queue: QueueCore, _ items: [(key: PreparedContent, work: RenderWork)],
     sizing: (@Sendable (any Sendable) -> Int)?
   ) {
     guard !queue.isInvalidated else { return }
@@ -18,10 +18,10 @@ extension QueuePreparation {
   }
 
   private func prefetch(
-    _ items: [(key: PreparedContent, work: PreparationWork)], sizing: (@Sendable (any Sendable) -> Int)?
+    _ items: [(key: PreparedContent, work: RenderWork)], sizing: (@Sendable (any Sendable) -> Int)?
   ) {
     // Results that finished and were not taken in yet go to the cache first: they are not prepared again.
-    if line.hasArrivals { takeInPreparedResults() }
+    if hasArrivals { takeInPreparedResults() }
     // Results kept already are about to be shown: they become the most recently used, the nearest last, so the
     // cache keeps them over rows scrolled past, and the nearest longest.
     for item in items.reversed() { cache.touch(item.key) }
@@ -51,20 +51,20 @@ extension QueuePreparation {
       room -= 1
       let distance = Self.nextPrefetchDistance()
       let render: PreparationRun
-      if let shared = inFlight[key], line.isJoinable(shared) {
+      if let shared = inFlight[key], shared.line.isJoinable(shared) {
         // Being prepared for a task already: the prefetch keeps it wanted while that task's cell is off screen.
         render = shared
         render.adoptResultBytes(sizing, for: nil)
-        line.setDistance(render, distance)
+        render.line.setDistance(render, distance)
         render.isPrefetched = true
-        line.adjust(render, live: 1, wanted: 1)
+        render.line.adjust(render, live: 1, wanted: 1)
       } else {
-        render = PreparationRun(line: line, content: key, resultBytes: sizing, prepare: item.work)
+        render = PreparationRun(line: self.line(for: item.work), content: key, resultBytes: sizing, prepare: item.work)
         render.isPrefetched = true
         (render.live, render.wanted, render.urgent, render.cells) = (1, 1, 0, 0)
         render.distance = distance
         inFlight[key] = render
-        line.submit(render)
+        render.line.submit(render)
       }
       render.wasPrefetched = true
       recordPrefetch(render, key: key)
@@ -135,8 +135,8 @@ extension QueuePreparation {
   private func endPrefetch(of render: PreparationRun, key: PreparedContent) -> PreparationRun.Arrival {
     prefetches[key] = nil
     render.isPrefetched = false
-    line.forgetDistance(render)
-    let finished = line.adjust(render, live: -1, wanted: -1)
+    render.line.forgetDistance(render)
+    let finished = render.line.adjust(render, live: -1, wanted: -1)
     if !render.hasLiveRequests, inFlight[key] === render,
       !held.contains(where: { $0 === render })
     {

@@ -31,7 +31,7 @@ extension QueuePreparation {
   static func addTask(
     to queue: QueueCore, key: TaskKey, record: CellRegistry.Record?, content: PreparedContent?, discardable: Bool,
     estimatedCost: TimeInterval?, resultBytes: (@Sendable (any Sendable) -> Int)?,
-    prepare: @escaping PreparationWork,
+    prepare: RenderWork,
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
@@ -43,7 +43,7 @@ extension QueuePreparation {
 
   private func addTask(
     key: TaskKey, record: CellRegistry.Record?, content: PreparedContent?, discardable: Bool, cost: UInt64?,
-    resultBytes: (@Sendable (any Sendable) -> Int)?, prepare: @escaping PreparationWork,
+    resultBytes: (@Sendable (any Sendable) -> Int)?, prepare: RenderWork,
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) -> IdleTaskHandle {
     // A result kept for this content applies at once: the row shows it in this very `cellForRowAt`.
@@ -57,12 +57,12 @@ extension QueuePreparation {
     var render: PreparationRun
     var isNew = false
     var isJoiningPrefetch = false
-    if let content, let shared = inFlight[content], line.isJoinable(shared) {
+    if let content, let shared = inFlight[content], shared.line.isJoinable(shared) {
       // Waiting, running, or finished with its result on the way to a pass (a row reloaded meanwhile).
       render = shared
       isJoiningPrefetch = shared.isPrefetched
     } else {
-      render = PreparationRun(line: line, content: content, resultBytes: nil, prepare: prepare)
+      render = PreparationRun(line: line(for: prepare), content: content, resultBytes: nil, prepare: prepare)
       isNew = true
       if let content { inFlight[content] = render }
     }
@@ -74,9 +74,9 @@ extension QueuePreparation {
       // Not shared with a worker yet: its counts are set before the pool sees it.
       let counts = request.counts
       (render.live, render.wanted, render.urgent, render.cells) = counts
-      line.submit(render)
+      render.line.submit(render)
     } else {
-      request.join(line)
+      request.join()
       // A pending prefetch of this content ends: the preparation is this task's now (visible work).
       if isJoiningPrefetch, let content { prefetchTakenOver(render, key: content) }
     }
@@ -94,7 +94,7 @@ extension QueuePreparation {
   /// first, so that the row applies one at once. (Without a cache, the task joins such a result instead.)
   private func cachedValue(for content: PreparedContent?) -> (any Sendable)? {
     guard let content, cache.limit > 0 else { return nil }
-    if line.hasArrivals { takeInPreparedResults() }
+    if hasArrivals { takeInPreparedResults() }
     return cache.value(for: content)
   }
 
@@ -102,7 +102,7 @@ extension QueuePreparation {
   /// was configured again or released meanwhile, or as failed, if `prepare` threw — and a result is kept in
   /// the cache by its content.
   func takeInPreparedResults() {
-    let arrivals = line.takeArrivals()
+    let arrivals = line.takeArrivals() + mainLine.takeArrivals()
     guard !arrivals.isEmpty else { return }
     for (render, outcome) in arrivals {
       if let content = render.content, inFlight[content] === render {
@@ -153,7 +153,7 @@ extension QueuePreparation {
   /// A cell went off screen or came back: its prepared tasks' renders are wanted accordingly.
   func cellDisplayChanged(_ record: CellRegistry.Record) {
     guard let tasks = record.laterTasks else { return }
-    for case let request as PreparedRequest in tasks { request.setWanted(record.isDisplayed, in: line) }
+    for case let request as PreparedRequest in tasks { request.setWanted(record.isDisplayed) }
   }
 
   /// A new configuration of a cell replaced the one these prepared tasks belong to: they leave at once, as
@@ -182,7 +182,7 @@ extension QueuePreparation {
   /// Keeps `render` joinable (one more live count) until ``releaseHeldRenders()``, which the next pass or the
   /// main queue's next turn calls, whichever comes first.
   private func hold(_ render: PreparationRun) {
-    line.adjust(render, live: 1)
+    render.line.adjust(render, live: 1)
     held.append(render)
     guard !releaseOfHeldPending else { return }
     releaseOfHeldPending = true
@@ -200,7 +200,7 @@ extension QueuePreparation {
     held = []
     releaseOfHeldPending = false
     for render in released {
-      line.adjust(render, live: -1)
+      render.line.adjust(render, live: -1)
       if !render.hasLiveRequests, !render.isPrefetched, let content = render.content,
         inFlight[content] === render
       {
@@ -224,7 +224,7 @@ extension QueuePreparation {
   /// A prepared task left the list as `fate` (or ran, `.executed`).
   func preparedTaskLeft(_ request: PreparedRequest, fate: TaskFate) {
     // After its prepare: the result had arrived — taken in, or finished and on its way to the main thread.
-    if fate == .stale, request.hasArrived || line.hasFinished(request.render) {
+    if fate == .stale, request.hasArrived || request.render.line.hasFinished(request.render) {
       staleAfterPrepare += 1
     }
     // Out of its render's requests too: the two hold each other, and a render that never arrives (dropped
@@ -240,7 +240,7 @@ extension QueuePreparation {
 
   /// Takes `request` out of its render's counts; a render no task waits for any more is settled.
   private func requestLeft(_ request: PreparedRequest) {
-    guard request.leave(line) else { return }
+    guard request.leave() else { return }
     let render = request.render
     if !render.hasLiveRequests, !render.isPrefetched, let content = render.content,
       inFlight[content] === render, !held.contains(where: { $0 === render })
@@ -278,11 +278,12 @@ extension QueuePreparation {
     releaseHeldRenders()
     cancelAllPrefetches()
     let closed = line.close()
-    for (render, outcome) in closed.arrivals {
+    let closedMain = mainLine.close()
+    for (render, outcome) in closed.arrivals + closedMain.arrivals {
       if case .success = outcome { render.arrival = .value } else { render.arrival = .error }
       settleIfDone(render)
     }
-    withExtendedLifetime(closed) {}  // released here, on the main thread, outside the pool's lock
+    withExtendedLifetime((closed, closedMain)) {}  // released here, on the main thread, outside the pool's lock
     cache.removeAll()
     inFlight = [:]
   }
@@ -306,7 +307,7 @@ extension QueuePreparation {
 }
 
 extension QueuePreparation: LaterWorkClient {
-  var hasArrivals: Bool { line.hasArrivals }
+  var hasArrivals: Bool { line.hasArrivals || mainLine.hasArrivals }
 
   func takeInArrivals() { takeInPreparedResults() }
 

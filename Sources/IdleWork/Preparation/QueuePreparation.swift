@@ -8,7 +8,9 @@ import Foundation
 final class QueuePreparation {
   /// The queue it serves, which owns it.
   unowned let queue: QueueCore
+  /// Its line into the worker pool, and the line of its main-thread renders, which its passes run.
   let line: PreparationLine
+  let mainLine: PreparationLine
   let cache: ResultCache
   /// Renders that have not finished, by content: a task for the same content joins one of these.
   var inFlight: [PreparedContent: PreparationRun] = [:]
@@ -41,16 +43,27 @@ final class QueuePreparation {
         MainActor.assumeIsolated { (queue?.client as? QueuePreparation)?.dropReleasedCells(of: render) }
       })
     self.line = line
+    mainLine = PreparationLine(
+      pool: WorkerPool(byHand: true), limit: 1, measuresResults: false, wake: queue.scheduler.waker,
+      checkCells: { _ in })
     // Room for two results per worker: one being prepared, one finished and waiting for a pass.
     let (reserved, overflow) = line.limit.multipliedReportingOverflow(by: 2)
     self.cache = ResultCache(limit: cacheLimit, reservedResults: overflow ? Int.max : reserved)
   }
 }
 
+extension QueuePreparation {
+  /// The line a render with `work` goes to.
+  func line(for work: RenderWork) -> PreparationLine {
+    if case .mainThread = work { return mainLine }
+    return line
+  }
+}
+
 /// A prepared task's content key together with the type of its value (see `IdleQueue.contentKey`), and the
-/// ``Preparation`` that makes it (0 for a task that gives its own `prepare` closure).
+/// ``Preparation`` that makes it.
 struct PreparedContent: Hashable {
   let valueType: ObjectIdentifier
   let content: AnyHashable
-  var work: UInt64 = 0
+  var work = PreparationIdentity.serial(0)
 }

@@ -153,6 +153,77 @@ final class WorkerPool: @unchecked Sendable {
     return count
   }
 
+  // MARK: Main-thread renders
+
+  // A queue's main-thread preparations live in a pool of their own made `byHand`, so that the bookkeeping of
+  // workers' renders (waiting, wanted, dropped, cancelled, arrived) serves them unchanged; the queue's passes run
+  // them, a slice at a time, with these three calls.
+
+  /// What a render started by hand may do now.
+  enum ByHand {
+    /// Run its next slice.
+    case run
+    /// Stop: nothing waits for its result any more, or its queue ended.
+    case cancelled
+    /// Nothing: it is not waiting to start, nor running.
+    case none
+  }
+
+  /// Starts `render` on the calling thread if it waits and a request wants it; says whether it may run a slice.
+  func startByHand(_ render: PreparationRun) -> ByHand {
+    condition.lock()
+    defer { condition.unlock() }
+    if render.phase == .running { return render.isCancelledLocked() ? .cancelled : .run }
+    guard render.phase == .waiting, render.wanted > 0, !render.line.isClosed,
+      let index = waiting.firstIndex(where: { $0 === render })
+    else { return .none }
+    waiting.remove(at: index)
+    render.phase = .running
+    render.line.wantedWaiting -= 1
+    render.line.runningRenders.append(render)
+    render.line.running += 1
+    render.line.peakRunning = max(render.line.peakRunning, render.line.running)
+    return .run
+  }
+
+  /// The render to run in time no visible row's work wants: one under way, else the one the pick rule chooses
+  /// (nearest prefetch first), started. `nil` if none waits.
+  func startNextByHand(of line: PreparationLine) -> PreparationRun? {
+    condition.lock()
+    defer { condition.unlock() }
+    if let running = line.runningRenders.first { return running }
+    guard let render = pickLocked() else { return nil }
+    line.running += 1
+    line.peakRunning = max(line.peakRunning, line.running)
+    return render
+  }
+
+  /// A render started by hand ended with `outcome`: it arrives as a worker's would.
+  func finishByHand(_ render: PreparationRun, _ outcome: Result<any Sendable, any Error>) {
+    condition.lock()
+    defer { condition.unlock() }
+    let line = render.line
+    guard render.phase == .running else { return }
+    line.running -= 1
+    if let index = line.runningRenders.firstIndex(where: { $0 === render }) { line.runningRenders.remove(at: index) }
+    if render.startedAsPrefetch {
+      prefetchesRunning -= 1
+      line.prefetchesRunning -= 1
+    }
+    render.phase = .finished
+    guard !line.isClosed else { return }
+    render.outcome = outcome
+    line.arrivals.append(render)
+  }
+
+  /// Whether a render of `line` is under way or could start now. Takes the lock.
+  func hasStartableWork(of line: PreparationLine) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return line.running > 0
+      || waiting.contains { $0.line === line && $0.phase == .waiting && $0.wanted > 0 && !line.isClosed }
+  }
+
   /// `line`'s arrivals were taken in: a prefetch they held back may start, on as many workers as the line may use.
   func arrivalsTakenLocked(_ line: PreparationLine) {
     guard line.prefetchWaitsForTakeIn else { return }

@@ -1,10 +1,17 @@
+import Foundation
+
 /// A task whose work comes later — a result prepared elsewhere, applied in a pass. It keeps its place and its
 /// capacity slot, is passed over until it is ready, goes stale, parked, evicted or cancelled like any task, and
 /// tells its owner how it left. The queue knows nothing else of where its work comes from.
 @MainActor
 protocol LaterWork: AnyObject {
-  /// Whether the work can run now (its result arrived).
+  /// Whether the work can run now (its result arrived, or is made here).
   var isReady: Bool { get }
+  /// What predicts its next step's cost: `.apply`, or `.mainPreparation` while its result is still made here.
+  var costKind: CostPredictor.Kind { get }
+  /// Runs a step of making its result here, if it is made here (a main-thread preparation's slice); returns whether
+  /// the result is in — then ``run(cell:)`` follows — or `false`: call again in a later step.
+  func prepare(timeRemaining: () -> TimeInterval) -> Bool
   /// Runs the work, given its cell (`nil` for a task without one).
   func run(cell: AnyObject?)
   /// The task left the queue as `fate` (`.executed` after ``run(cell:)``).
@@ -19,6 +26,10 @@ protocol LaterWorkClient: AnyObject {
   var hasArrivals: Bool { get }
   /// Whether the queue waits for results (its frame clock keeps running a moment for them).
   var isAwaitingResults: Bool { get }
+  /// Whether work waits for time no task wants (main-thread prefetches).
+  var hasSlackWork: Bool { get }
+  /// Runs one slice of that work, nearest first; returns whether one ran.
+  func runSlackSlice(timeRemaining: () -> TimeInterval) -> Bool
   /// A pass begins: take in what arrived.
   func takeInArrivals()
   /// A pass ended (or none was needed).

@@ -7,7 +7,8 @@ extension QueueCore {
   /// Tasks queued, or a hand-over from other threads not yet taken in.
   var hasPendingWork: Bool {
     !isInvalidated
-      && ((!list.isEmpty && !onlyParkedLeft) || inbox.needsDrain || (client?.hasArrivals ?? false))
+      && ((!list.isEmpty && !onlyParkedLeft) || inbox.needsDrain || (client?.hasArrivals ?? false)
+        || (client?.hasSlackWork ?? false))
   }
 
   /// What the scheduler's pass does first: takes in what other threads handed over, noting when it began and
@@ -52,7 +53,8 @@ extension QueueCore {
       client.trackingPass(framesAreTight: frameClock?.framesAreTight(now: scheduler.driver.nanoseconds) ?? false)
     }
     let driver = scheduler.driver
-    guard !isInvalidated, !list.isEmpty, kind != .tracking || scrolling != .pause else {
+    guard !isInvalidated, !list.isEmpty || (client?.hasSlackWork ?? false), kind != .tracking || scrolling != .pause
+    else {
       // Results taken in on the main thread are the pass's work too, even when nothing is left to run.
       if let takenIn, takenIn.results { list.recordPass(duration: takenIn.duration) }
       return false
@@ -67,6 +69,7 @@ extension QueueCore {
     var ranTasks = false
     var passedOver = 0
     var searchFrom: UInt64?  // past the tasks passed over in this search; `nil`: from the head
+    var foundNothing = false  // no runnable task left: the rest of the pass is slack
     while !isInvalidated {
       if PassPlanner.endsBeforeLooking(
         kind: kind, scrolling: scrolling, hasFrameClock: frameClock != nil, own: own,
@@ -88,7 +91,10 @@ extension QueueCore {
           },
           predictor: predictor, own: own, now: now, frame: frameClock?.read(now: now),
           scrolling: scrolling))
-      guard let entry = found.entry else { break }
+      guard let entry = found.entry else {
+        foundNothing = !found.reachedHorizon
+        break
+      }
       switch step {
       case .end:
         break
@@ -108,25 +114,68 @@ extension QueueCore {
       }
       break
     }
+    if foundNothing, let client, runSlack(kind, client: client, own: &own) { didWork = true }
     if didWork { list.recordPass(duration: driver.nanoseconds &- start) }
     return ranTasks
   }
 
-  /// Runs one task (or slice) the planner admitted, measuring it for the predictor; returns whether it ran.
-  private func run(_ entry: TaskList<QueuedTask>.Entry, own: inout BudgetMeter) -> Bool {
+  /// Runs slices of work no task wants (main-thread prefetches, nearest first) while ``PassPlanner`` finds they cost
+  /// no frame; returns whether one ran.
+  private func runSlack(_ kind: IdlePassKind, client: any LaterWorkClient, own: inout BudgetMeter) -> Bool {
     let driver = scheduler.driver
-    let now = driver.nanoseconds
-    // A slice that reads `timeRemaining` sizes itself to the time left; what it costs once started is its
-    // longest stretch without looking at the clock (from its start, between reads, to its end).
-    var lastLook = now
+    var ran = false
+    while !isInvalidated, client.hasSlackWork {
+      let now = driver.nanoseconds
+      let step = PassPlanner.nextInSlack(
+        PassPlanner.Input(
+          kind: kind, candidate: PassPlanner.Candidate(costKind: .mainPreparation, estimate: nil),
+          predictor: predictor, own: own, now: now, frame: frameClock?.read(now: now), scrolling: scrolling))
+      switch step {
+      case .run: break
+      case .wait(let nanoseconds):
+        waitsForDeadline = nanoseconds
+        return ran
+      case .end, .passOver: return ran
+      }
+      var didRun = false
+      let duration = measuring(own) { look in didRun = client.runSlackSlice(timeRemaining: look) }
+      guard didRun else { return ran }
+      ran = true
+      predictor.record(.mainPreparation, duration: duration)
+      own.recordTask()
+    }
+    return ran
+  }
+
+  /// Runs `body`, given the time a slice may spend; returns what it cost: for a slice that reads `timeRemaining`
+  /// and sizes itself to it, its longest stretch without looking at the clock (from its start, between reads, to
+  /// its end).
+  private func measuring(_ own: BudgetMeter, _ body: (_ timeRemaining: () -> TimeInterval) -> Void) -> UInt64 {
+    let driver = scheduler.driver
+    var lastLook = driver.nanoseconds
     var longestStretch: UInt64 = 0
-    let meter = own
-    func look() -> TimeInterval {
+    body {
       let time = driver.nanoseconds
       longestStretch = max(longestStretch, time &- lastLook)
       lastLook = time
-      return timeRemaining(own: meter)
+      return timeRemaining(own: own)
     }
+    return max(longestStretch, driver.nanoseconds &- lastLook)
+  }
+
+  /// Runs one task (or slice) the planner admitted, measuring it for the predictor; returns whether it ran.
+  private func run(_ entry: TaskList<QueuedTask>.Entry, own: inout BudgetMeter) -> Bool {
+    let kind = entry.payload.costKind
+    var ran = false
+    let duration = measuring(own) { look in ran = runWork(of: entry, look) }
+    guard ran else { return false }
+    predictor.record(kind, duration: duration)
+    own.recordTask()
+    return true
+  }
+
+  /// Runs the task's work (or a slice of it); returns whether it ran.
+  private func runWork(of entry: TaskList<QueuedTask>.Entry, _ look: () -> TimeInterval) -> Bool {
     var done: Bool?  // whether a resumable task finished; `nil` for a one-shot task
     switch entry.payload.work {
     case .once(let run):
@@ -147,14 +196,17 @@ extension QueueCore {
         guard let live = liveCell(of: entry) else { return false }
         cell = live
       }
-      guard let taken = list.takeForRun(entry.seq) else { return false }
+      guard work.prepare(timeRemaining: look) else {
+        _ = list.recordSlice(entry.seq, finished: false)
+        return true
+      }
+      // Out of the list already if it left when its result came in (its render failed, or its cell went stale).
+      guard let taken = list.takeForRun(entry.seq) else { return true }
       withExtendedLifetime(taken) { work.run(cell: cell) }
       work.left(.executed)
       appliesSinceCommit += 1
     }
     if let done, let finished = list.recordSlice(entry.seq, finished: done) { release([finished]) }
-    predictor.record(entry.payload.costKind, duration: max(longestStretch, driver.nanoseconds &- lastLook))
-    own.recordTask()
     return true
   }
 

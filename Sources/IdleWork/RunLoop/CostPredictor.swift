@@ -15,6 +15,8 @@ struct CostPredictor {
     case cellTask = 2
     /// The main-thread half of a prepared task: applying a result prepared off the main thread.
     case apply = 3
+    /// A step of a main-thread preparation: a slice of its work (and, with the last, its apply).
+    case mainPreparation = 4
   }
 
   /// The weight of the newest measurement: follows a change within a few tasks, yet one outlier moves the
@@ -25,6 +27,7 @@ struct CostPredictor {
   private var slice: Double?
   private var cellTask: Double?
   private var apply: Double?
+  private var mainPreparation: Double?
   /// The commit's duration after turns that applied nothing, and what each applied result added to it.
   private var commitBaseline: Double?
   private var commitPerApply: Double?
@@ -35,6 +38,7 @@ struct CostPredictor {
     case .slice: return slice
     case .cellTask: return cellTask
     case .apply: return apply
+    case .mainPreparation: return mainPreparation
     }
   }
 
@@ -71,6 +75,7 @@ struct CostPredictor {
     case .slice: slice = Self.blend(slice, measured)
     case .cellTask: cellTask = Self.blend(cellTask, measured)
     case .apply: apply = Self.blend(apply, measured)
+    case .mainPreparation: mainPreparation = Self.blend(mainPreparation, measured)
     }
   }
 

@@ -65,6 +65,36 @@ enum PassPlanner {
     var scrolling: Scrolling
   }
 
+  /// The next step in time no runnable task wants — a main-thread prefetch's slice, `candidate`: it never costs a
+  /// frame. It runs when no frame is pending (an idle pass, or a queue without a frame clock, within the budget),
+  /// or during a frame only when its measured cost fits the time left; otherwise the pass ends until the next frame.
+  static func nextInSlack(_ input: Input) -> Step {
+    if let reason = endsBeforeLooking(
+      kind: input.kind, scrolling: input.scrolling, hasFrameClock: input.frame != nil, own: input.own,
+      now: input.now)
+    {
+      return .end(reason)
+    }
+    guard let candidate = input.candidate else { return .end(.nothingRunnable) }
+    let predicted = input.predictor.predict(candidate.costKind, estimate: candidate.estimate)
+    guard input.own.allowsAnother(now: input.now, predicted: predicted) else { return .end(.budgetSpent) }
+    switch input.frame {
+    case nil:
+      return .run(probes: false)
+    case .noFrame?:
+      return input.kind == .tracking ? .end(.noFrameKnown) : .run(probes: false)
+    case .late(let retryIn, let nextFrameIn)?:
+      return .wait(min(retryIn, UInt64(max(nextFrameIn ?? Int64(retryIn), 0))))
+    case .frame(let timeLeft, _)?:
+      // An unmeasured cost could be a frame's worth: it waits for a pass with no frame pending (or for a visible
+      // row's step of the same kind to measure it).
+      guard input.predictor.knows(candidate.costKind, estimate: candidate.estimate),
+        FrameAdmission.fits(predicted: predicted, timeLeft: timeLeft)
+      else { return .wait(UInt64(max(timeLeft, 0))) }
+      return .run(probes: false)
+    }
+  }
+
   /// Why the pass ends before it looks for a task (leaving stale tasks for a later pass), if it does.
   static func endsBeforeLooking(
     kind: IdlePassKind, scrolling: Scrolling, hasFrameClock: Bool, own: BudgetMeter, now: UInt64

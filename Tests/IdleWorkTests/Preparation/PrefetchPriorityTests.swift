@@ -14,7 +14,7 @@ final class PrefetchPriorityTests: XCTestCase {
     _ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) -> Int
   ) -> PreparationRun {
     let render = PreparationRun(
-      line: line, content: nil, resultBytes: nil, prepare: { context in work(context.isCancelled) })
+      line: line, content: nil, resultBytes: nil, prepare: .worker { context in work(context.isCancelled) })
     (render.live, render.wanted, render.urgent, render.cells) = (1, 1, prefetch ? 0 : 1, 0)
     return render
   }

@@ -217,7 +217,7 @@ final class WorkerPoolTests: XCTestCase {
     _ line: PreparationLine, _ work: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> any Sendable
   ) -> PreparationRun {
     let render = PreparationRun(
-      line: line, content: nil, resultBytes: nil, prepare: { context in try work(context.isCancelled) })
+      line: line, content: nil, resultBytes: nil, prepare: .worker { context in try work(context.isCancelled) })
     (render.live, render.wanted, render.urgent, render.cells) = (1, 1, 1, 0)
     return render
   }

@@ -17,7 +17,7 @@ extension IdleQueue {
       key: TaskKey(key), record: nil, content: content.map { Self.contentKey($0, of: Value.self) },
       discardable: lowPriority,
       estimatedCost: estimatedCost, resultBytes: Self.sizing(resultBytes, hasContent: content != nil),
-      prepare: Self.erased(prepare),
+      prepare: .worker(Self.erased(prepare)),
       apply: { _, value in apply(value as! Value) })
   }
 
@@ -36,7 +36,7 @@ extension IdleQueue {
       key: key.map { TaskKey($0) } ?? record.item, record: record,
       content: content.map { Self.contentKey($0, of: Value.self) },
       discardable: lowPriority, estimatedCost: estimatedCost,
-      resultBytes: Self.sizing(resultBytes, hasContent: content != nil), prepare: Self.erased(prepare),
+      resultBytes: Self.sizing(resultBytes, hasContent: content != nil), prepare: .worker(Self.erased(prepare)),
       apply: { cell, value in
         // The pass hands over the task's own cell, alive and still in this configuration.
         if let cell = cell as? Cell { apply(cell, value as! Value) }
