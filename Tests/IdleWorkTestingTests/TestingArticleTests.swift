@@ -143,6 +143,6 @@ import Testing
     #expect(cell.shown == [])  // never applied to the wrong cell
     let statistics = queue.statistics
     #expect(statistics.skippedAsStale == 1)
-    #expect(statistics.wastedPreparations == 1)  // rendered for nothing
+    #expect(statistics.wastedPreparations == 0)  // kept in the result cache for the photo's next row
   }
 }

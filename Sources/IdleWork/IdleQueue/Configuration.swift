@@ -15,14 +15,17 @@ extension IdleQueue {
     /// This queue's preparations running at once on the process's one worker pool, in `1...Int.max`; default the
     /// active cores, at most 6. The pool has as many threads as the largest `workers` of the queues using it.
     public var workers: Int
-    /// Bytes of prepared results kept by their input, least recently used first out, so that a row shown again or
-    /// reloaded unchanged applies at once; all go on a memory warning. In `0...Int.max`; `0` (default) keeps none,
-    /// and prefetching needs more.
+    /// Bytes of prepared results kept by their input, least recently used first out, so that a row prefetched,
+    /// shown again or reloaded unchanged applies at once; all go on a memory warning. In `0...Int.max`; default
+    /// 32 MB; `0` keeps none (and then prefetching stops the program with a message).
     public var resultCacheLimit: Int
     /// Run-loop modes whose passes run tasks besides the tracking modes ``scrolling`` adds; tests change them.
     var modes: [RunLoop.Mode] = [.default]
     /// The observer's order; tests and the benchmark change it.
     var observerOrder = IdleQueue.observerOrder
+
+    /// The default ``resultCacheLimit``: 32 MB.
+    @usableFromInline static var defaultResultCacheLimit: Int { 32 << 20 }
 
     /// The default ``workers``: the active cores, within 1...6.
     @usableFromInline static var defaultWorkers: Int {
@@ -33,7 +36,7 @@ extension IdleQueue {
     /// program, when a queue is made with it, with a message naming the parameter and its range.
     public init(
       budget: Budget = .tasks(1), maximumQueueLength: Int = 30, scrolling: Scrolling = .pause,
-      workers: Int = Configuration.defaultWorkers, resultCacheLimit: Int = 0
+      workers: Int = Configuration.defaultWorkers, resultCacheLimit: Int = Configuration.defaultResultCacheLimit
     ) {
       self.budget = budget
       self.maximumQueueLength = maximumQueueLength
@@ -45,7 +48,7 @@ extension IdleQueue {
     /// A configuration that also runs passes in `modes` (tests).
     init(
       modes: [RunLoop.Mode], budget: Budget = .tasks(1), maximumQueueLength: Int = 30, scrolling: Scrolling = .pause,
-      workers: Int = Configuration.defaultWorkers, resultCacheLimit: Int = 0
+      workers: Int = Configuration.defaultWorkers, resultCacheLimit: Int = Configuration.defaultResultCacheLimit
     ) {
       self.init(
         budget: budget, maximumQueueLength: maximumQueueLength, scrolling: scrolling, workers: workers,
@@ -54,7 +57,7 @@ extension IdleQueue {
     }
 
     /// The setting for a scrolling feed: passes fitted to frames, in idle time and during scrolls; a pass at most a
-    /// 60 Hz frame long; 128 tasks kept; prepared results cached up to 32 MB.
+    /// 60 Hz frame long; 128 tasks kept.
     ///
     /// ```swift
     /// let queue = IdleQueue(configuration: .scrollingFeed())
@@ -68,7 +71,7 @@ extension IdleQueue {
     ) -> Configuration {
       Configuration(
         budget: .seconds(1.0 / 60), maximumQueueLength: 128,
-        scrolling: .fitToFrames(timeUntilNextFrame: timeUntilNextFrame), resultCacheLimit: 32 << 20)
+        scrolling: .fitToFrames(timeUntilNextFrame: timeUntilNextFrame))
     }
   }
 }

@@ -74,19 +74,37 @@ extension IdleQueue {
   /// }
   /// ```
   ///
-  /// A prefetch is not a task: it never evicts, delays or starves a visible row's work; it runs after every
-  /// queue's visible rows, nearest first, beneath them (the `utility` QoS). Results go to the result cache, which
-  /// ``Configuration/resultCacheLimit`` must allow (a queue without one stops the program with a message saying
-  /// so). Past the queue's `maximumQueueLength` the farthest of a call go, then the oldest calls'.
+  /// A prefetch is not a task: it never evicts, delays or starves a visible row's work. A worker preparation's
+  /// prefetch runs after every queue's visible rows, beneath them (the `utility` QoS); a main-thread preparation's
+  /// runs in the time a pass has left once no task wants it, and only if it fits before the next frame. Results go
+  /// to the result cache (``Configuration/resultCacheLimit``). Past the queue's `maximumQueueLength` the farthest of
+  /// a call go, then the oldest calls'.
+  ///
+  /// Where a fling will stop is known before it gets there: prefetch those rows `first`.
+  ///
+  /// ```swift
+  /// func scrollViewWillEndDragging(
+  ///   _ scrollView: UIScrollView, withVelocity velocity: CGPoint,
+  ///   targetContentOffset: UnsafeMutablePointer<CGPoint>
+  /// ) {
+  ///   let landing = CGRect(origin: targetContentOffset.pointee, size: scrollView.bounds.size)
+  ///   let rows = tableView.indexPathsForRows(in: landing) ?? []
+  ///   queue.prefetch(thumbnail, from: rows.map { photos[$0.row].url }, first: true)
+  /// }
+  /// ```
   ///
   /// - Parameters:
   ///   - preparation: how the results are made (the same value the rows' tasks use).
   ///   - inputs: what they are made from, the nearest row first.
-  public func prefetch<Input, Value>(_ preparation: Preparation<Input, Value>, from inputs: some Sequence<Input>) {
+  ///   - first: whether these go before every prefetch asked for so far (the landing rows of a fling); a later call
+  ///     with `first` goes before this one. `false` (default): after them.
+  public func prefetch<Input, Value>(
+    _ preparation: Preparation<Input, Value>, from inputs: some Sequence<Input>, first: Bool = false
+  ) {
     QueuePreparation.prefetch(
       on: core,
       inputs.map { (preparation.key($0), preparation.work(for: $0)) },
-      sizing: Self.sizing(preparation.resultBytes, hasContent: true))
+      sizing: Self.sizing(preparation.resultBytes, hasContent: true), first: first)
   }
 
   /// Stops prefetching results from `inputs` — what `tableView(_:cancelPrefetchingForRowsAt:)` and

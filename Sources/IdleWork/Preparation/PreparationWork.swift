@@ -11,6 +11,9 @@ struct PreparationContext: Sendable {
   let cancellation: PreparationCancellation
   /// Whether only prefetches asked for it when it started: its `async` work runs at a lower priority.
   let isPrefetch: Bool
+  /// Whether it runs on the main thread, by hand (a test's `runPreparations()`): `async` work that awaits the main
+  /// actor needs the main run loop to turn while the render waits for it.
+  var turnsMainRunLoop = false
 }
 
 /// How a running render's cancellation reaches `async` work, which registers what to do then.
@@ -71,7 +74,7 @@ enum AsyncWork {
       }
     }
     context.cancellation.onCancel { task.cancel() }
-    let outcome = slot.take()
+    let outcome = context.turnsMainRunLoop ? slot.takeTurningRunLoop() : slot.take()
     context.cancellation.clear()
     return try outcome.get()
   }
@@ -95,6 +98,15 @@ final class OutcomeSlot<T>: @unchecked Sendable {
   /// Waits for the outcome (no polling) and takes it.
   func take() -> Result<T, any Error> {
     done.wait()
+    defer { outcome = nil }
+    return outcome!
+  }
+
+  /// Takes the outcome, turning the calling thread's run loop until it comes (main-actor jobs run meanwhile).
+  func takeTurningRunLoop() -> Result<T, any Error> {
+    while done.wait(timeout: .now()) == .timedOut {
+      _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
+    }
     defer { outcome = nil }
     return outcome!
   }

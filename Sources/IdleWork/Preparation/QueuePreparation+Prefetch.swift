@@ -7,18 +7,18 @@ import Foundation
 /// A task for the same content takes its render over (the prefetch ends as executed), and cancelling the
 /// prefetch then leaves the render running.
 extension QueuePreparation {
-  /// What ``IdleQueue/prefetch(_:from:)`` does, for each input in the order given (the nearest first).
+  /// What ``IdleQueue/prefetch(_:from:first:)`` does, for each input in the order given (the nearest first).
   static func prefetch(
     on queue: QueueCore, _ items: [(key: PreparedContent, work: RenderWork)],
-    sizing: (@Sendable (any Sendable) -> Int)?
+    sizing: (@Sendable (any Sendable) -> Int)?, first: Bool
   ) {
     guard !queue.isInvalidated else { return }
     Validation.require(Validation.prefetchFailure(cacheLimit: queue.cacheLimit))
-    of(queue).prefetch(items, sizing: sizing)
+    of(queue).prefetch(items, sizing: sizing, first: first)
   }
 
   private func prefetch(
-    _ items: [(key: PreparedContent, work: RenderWork)], sizing: (@Sendable (any Sendable) -> Int)?
+    _ items: [(key: PreparedContent, work: RenderWork)], sizing: (@Sendable (any Sendable) -> Int)?, first: Bool
   ) {
     // Results that finished and were not taken in yet go to the cache first: they are not prepared again.
     if hasArrivals { takeInPreparedResults() }
@@ -29,6 +29,13 @@ extension QueuePreparation {
     var room = max(0, queue.list.capacity)
     prefetchCalls += 1
     var asked = Set<PreparedContent>()
+    // Places ahead of every prefetch asked for so far (the rows where a fling lands), or after them.
+    var places = first ? Self.placesAhead(items.count) : nil
+    func nextPlace() -> Int {
+      guard let place = places else { return Self.nextPrefetchDistance() }
+      places = place + 1
+      return place
+    }
     for item in items {
       let key = item.key
       // Kept already, or given twice in this call (two rows showing one photo): its first place stands.
@@ -40,6 +47,7 @@ extension QueuePreparation {
           continue
         }
         room -= 1
+        if first { pending.render.line.setDistance(pending.render, nextPlace()) }
         recordPrefetch(pending.render, key: key)
         continue
       }
@@ -49,7 +57,7 @@ extension QueuePreparation {
         continue
       }
       room -= 1
-      let distance = Self.nextPrefetchDistance()
+      let distance = nextPlace()
       let render: PreparationRun
       if let shared = inFlight[key], shared.line.isJoinable(shared) {
         // Being prepared for a task already: the prefetch keeps it wanted while that task's cell is off screen.
@@ -71,6 +79,8 @@ extension QueuePreparation {
     }
     evictPrefetchesOverCapacity()
     compactPrefetchOrder()
+    // Main-thread prefetches run in passes.
+    if mainLine.pool.hasStartableWork(of: mainLine) { queue.scheduler.setNeedsPass() }
   }
 
   /// Records `render` as the pending prefetch of `key`, in this call.
@@ -87,6 +97,15 @@ extension QueuePreparation {
   private static func nextPrefetchDistance() -> Int {
     prefetchesAsked += 1
     return prefetchesAsked
+  }
+
+  /// The first of `count` places before every place given so far, for a call that goes first: the latest such call
+  /// goes before earlier ones.
+  private static var firstPlace = 0
+
+  private static func placesAhead(_ count: Int) -> Int {
+    firstPlace -= count
+    return firstPlace
   }
 
   /// What ``IdleQueue/cancelPrefetching(_:with:)`` does: each pending prefetch ends as cancelled, or as executed if

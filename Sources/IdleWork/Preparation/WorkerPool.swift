@@ -204,13 +204,7 @@ final class WorkerPool: @unchecked Sendable {
     defer { condition.unlock() }
     let line = render.line
     guard render.phase == .running else { return }
-    line.running -= 1
-    if let index = line.runningRenders.firstIndex(where: { $0 === render }) { line.runningRenders.remove(at: index) }
-    if render.startedAsPrefetch {
-      prefetchesRunning -= 1
-      line.prefetchesRunning -= 1
-    }
-    render.phase = .finished
+    endRunLocked(render)
     guard !line.isClosed else { return }
     render.outcome = outcome
     line.arrivals.append(render)
@@ -315,13 +309,7 @@ final class WorkerPool: @unchecked Sendable {
       lowersPrefetches = false
       endsThread = true
     }
-    line.running -= 1
-    if let index = line.runningRenders.firstIndex(where: { $0 === render }) { line.runningRenders.remove(at: index) }
-    if render.startedAsPrefetch {
-      prefetchesRunning -= 1
-      line.prefetchesRunning -= 1
-    }
-    render.phase = .finished
+    endRunLocked(render)
     // Not `Optional.take()`: the iOS SDK `ios-check` type-checks against predates it.
     let taken = outcome!
     outcome = nil
@@ -339,6 +327,18 @@ final class WorkerPool: @unchecked Sendable {
     return true
   }
 
+  /// A running render finished: it leaves its line's running count (and the prefetch share). Lock held.
+  private func endRunLocked(_ render: PreparationRun) {
+    let line = render.line
+    line.running -= 1
+    if let index = line.runningRenders.firstIndex(where: { $0 === render }) { line.runningRenders.remove(at: index) }
+    if render.startedAsPrefetch {
+      prefetchesRunning -= 1
+      line.prefetchesRunning -= 1
+    }
+    render.phase = .finished
+  }
+
   /// Runs `render`'s work; a poll that finds a lowered prefetch joined by a visible request raises the worker
   /// back. The work was read under the lock and the render keeps it, so this copy is not the last reference.
   private func run(
@@ -353,7 +353,8 @@ final class WorkerPool: @unchecked Sendable {
       return cancelled
     }
     let context = PreparationContext(
-      isCancelled: isCancelled, cancellation: render.cancellation, isPrefetch: render.startedAsPrefetch)
+      isCancelled: isCancelled, cancellation: render.cancellation, isPrefetch: render.startedAsPrefetch,
+      turnsMainRunLoop: byHand && Thread.isMainThread)
     return Result { try work!(context) }
   }
 

@@ -65,9 +65,10 @@ enum PassPlanner {
     var scrolling: Scrolling
   }
 
-  /// The next step in time no runnable task wants — a main-thread prefetch's slice, `candidate`: it never costs a
-  /// frame. It runs when no frame is pending (an idle pass, or a queue without a frame clock, within the budget),
-  /// or during a frame only when its measured cost fits the time left; otherwise the pass ends until the next frame.
+  /// The next step in time no runnable task wants — a main-thread prefetch's slice, `candidate`: once its cost is
+  /// measured, it never costs a frame. It runs when no frame is pending (an idle pass, or a queue without a frame
+  /// clock, within the budget), or during a frame only when its measured cost fits the time left; otherwise the
+  /// pass ends until the next frame.
   static func nextInSlack(_ input: Input) -> Step {
     if let reason = endsBeforeLooking(
       kind: input.kind, scrolling: input.scrolling, hasFrameClock: input.frame != nil, own: input.own,
@@ -85,13 +86,17 @@ enum PassPlanner {
       return input.kind == .tracking ? .end(.noFrameKnown) : .run(probes: false)
     case .late(let retryIn, let nextFrameIn)?:
       return .wait(min(retryIn, UInt64(max(nextFrameIn ?? Int64(retryIn), 0))))
-    case .frame(let timeLeft, _)?:
-      // An unmeasured cost could be a frame's worth: it waits for a pass with no frame pending (or for a visible
-      // row's step of the same kind to measure it).
-      guard input.predictor.knows(candidate.costKind, estimate: candidate.estimate),
-        FrameAdmission.fits(predicted: predicted, timeLeft: timeLeft)
-      else { return .wait(UInt64(max(timeLeft, 0))) }
-      return .run(probes: false)
+    case .frame(let timeLeft, let length)?:
+      if input.predictor.knows(candidate.costKind, estimate: candidate.estimate) {
+        return FrameAdmission.fits(predicted: predicted, timeLeft: timeLeft)
+          ? .run(probes: false) : .wait(UInt64(max(timeLeft, 0)))
+      }
+      // Unmeasured (a visible row's step of the same kind usually measures it first): probed at a known frame's
+      // start in an idle pass, as a task would be, so that a display link ticking for it does not wait forever.
+      guard input.kind == .idle, length > 0, timeLeft >= Int64(length / 2) else {
+        return .wait(UInt64(max(timeLeft, 0)))
+      }
+      return .run(probes: true)
     }
   }
 

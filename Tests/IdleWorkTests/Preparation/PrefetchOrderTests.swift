@@ -32,6 +32,19 @@ final class PrefetchOrderTests: XCTestCase {
     }
   }
 
+  /// Prefetches asked for `first` (a fling's landing rows) start before every prefetch asked for earlier, nearest
+  /// first; one pending moves ahead when asked for again `first`.
+  func testPrefetchesAskedForFirstStartAhead() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
+      queue.prefetch(photo, from: ["a", "b", "c"])
+      queue.prefetch(photo, from: ["x", "c"], first: true)
+      queue.prefetch(photo, from: ["d"])
+      XCTAssertEqual(PrefetchTests.prepareAll(driver), 5)
+      XCTAssertEqual(log.entries, ["x", "c", "a", "b", "d"])
+    }
+  }
+
   /// A prefetch joining a visible row's preparation in flight (the `inFlight` branch) takes its place in
   /// the order asked once the cell goes off screen.
   func testPrefetchJoiningAVisibleRowsRenderThenCellOffScreen() {

@@ -35,6 +35,29 @@ final class PreparedRunLoopTests: XCTestCase {
     }
   }
 
+  /// On the real run loop, main-thread prefetches run in the loop's idle passes, on the main thread, with nothing
+  /// else to wake it; a row then shows its result inside `addTask`.
+  func testMainThreadPrefetchesRunInIdlePasses() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue()
+      let made = Counter()
+      let tile = Preparation.mainThread { (name: String) in
+        XCTAssertTrue(Thread.isMainThread)
+        made.increment()
+        return "tile of \(name)"
+      }
+      queue.prefetch(tile, from: ["a", "b", "c"])
+      spin(until: { made.value == 3 }, timeout: 5)
+      XCTAssertEqual(made.value, 3)
+      var applied: [String] = []
+      queue.addTask(key: 0, prepare: tile, from: "b") { applied.append($0) }
+      XCTAssertEqual(applied, ["tile of b"])
+      let s = queue.statistics
+      XCTAssertEqual([s.added, s.executed, s.cacheHits, s.pending], [4, 4, 1, 0])
+      queue.invalidate()
+    }
+  }
+
   /// An arrival wakes the main run loop: with nothing else to wake it, the apply still comes.
   func testArrivalWakesTheSleepingLoop() {
     MainActor.assumeIsolated {

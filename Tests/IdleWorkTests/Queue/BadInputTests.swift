@@ -212,7 +212,8 @@ private enum BadInput: String, CaseIterable {
       let queue = IdleQueue(driver: driver)
       withExtendedLifetime(queue) { _ = driver.runPreparations(maximum: -1) }
     case .prefetchWithoutAResultCache:
-      IdleQueue(driver: ManualPassDriver()).prefetch(Preparation { (n: Int, _) in n }, from: [1, 2])
+      IdleQueue(driver: ManualPassDriver(), configuration: .init(resultCacheLimit: 0)).prefetch(
+        Preparation { (n: Int, _) in n }, from: [1, 2])
     }
   }
 }

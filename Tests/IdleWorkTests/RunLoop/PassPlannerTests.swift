@@ -140,4 +140,42 @@ final class PassPlannerTests: XCTestCase {
       "with no frame pending, an unknown cost is not gambled")
     XCTAssertEqual(PassPlanner.next(input(.idle, candidate: unknown, frame: left(4))), .run(probes: false), "idle: 0")
   }
+
+  // MARK: Slack (main-thread prefetches)
+
+  func slack(
+    _ kind: IdlePassKind = .idle, frame: FrameReading? = .frame(timeLeft: Int64(frame60), length: frame60),
+    measured: UInt64? = 2 * ms, budget: IdleQueue.Budget = .tasks(10)
+  ) -> PassPlanner.Step {
+    var input = input(kind, candidate: .init(costKind: .mainPreparation, estimate: nil), frame: frame, budget: budget)
+    if let measured { input.predictor.record(.mainPreparation, duration: measured) }
+    return PassPlanner.nextInSlack(input)
+  }
+
+  /// Measured, a slice runs during a frame only if it fits the time left with its margin; else the pass waits for
+  /// the next frame.
+  func testSlackRunsInAFrameOnlyWhatFits() {
+    XCTAssertEqual(slack(frame: left(4)), .run(probes: false))
+    XCTAssertEqual(slack(.tracking, frame: left(4)), .run(probes: false), "during a scroll too")
+    XCTAssertEqual(slack(frame: left(2.2)), .wait(2_200_000), "2 ms and its 0.5 ms margin do not fit 2.2 ms")
+    XCTAssertEqual(slack(.tracking, frame: left(2.2)), .wait(2_200_000))
+  }
+
+  /// Unmeasured, a slice never runs during a scroll's frame, nor late in a frame; an idle pass at a frame's start
+  /// probes it.
+  func testSlackProbesAnUnmeasuredSliceOnlyAtAnIdleFramesStart() {
+    XCTAssertEqual(slack(.tracking, measured: nil), .wait(Self.frame60))
+    XCTAssertEqual(slack(frame: left(5), measured: nil), .wait(5_000_000))
+    XCTAssertEqual(slack(measured: nil), .run(probes: true))
+    XCTAssertEqual(slack(frame: .frame(timeLeft: 12_000_000, length: 0), measured: nil), .wait(12_000_000))
+  }
+
+  /// With no frame pending the budget alone decides; during a scroll with none known nothing runs; a late frame waits.
+  func testSlackWithoutAFrame() {
+    XCTAssertEqual(slack(frame: .noFrame), .run(probes: false))
+    XCTAssertEqual(slack(frame: nil), .run(probes: false), "no frame clock")
+    XCTAssertEqual(slack(.tracking, frame: .noFrame), .end(.noFrameKnown))
+    XCTAssertEqual(slack(frame: .late(retryIn: 1_000_000, nextFrameIn: 3_000_000)), .wait(1_000_000))
+    XCTAssertEqual(slack(frame: .noFrame, budget: .tasks(0)), .end(.budgetSpent))
+  }
 }

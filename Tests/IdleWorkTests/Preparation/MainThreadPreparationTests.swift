@@ -1,0 +1,309 @@
+import Foundation
+import XCTest
+
+@testable import IdleWork
+@testable import IdleWorkTesting
+
+/// Main-thread preparations (`Preparation.mainThread`): made in the queue's passes like any task, a slice per step,
+/// cached, shared and accounted as a worker's; their prefetches run only in the pass's slack, nearest first, and
+/// never in a frame they do not fit.
+final class MainThreadPreparationTests: XCTestCase {
+  final class Cell {
+    var shown: [String] = []
+  }
+
+  /// A queue on the manual driver with a frame clock the test sets (`nil`: no frame pending), and a main-thread
+  /// preparation that logs each input, checks it runs on the main thread, and advances the driver's clock by
+  /// `cost` seconds.
+  @MainActor
+  static func queue(
+    budget: IdleQueue.Budget = .tasks(100), cost: TimeInterval = 0
+  ) -> (IdleQueue, ManualPassDriver, FrameDeadlineTests.Frames, TextLog, Preparation<String, String>) {
+    let driver = ManualPassDriver()
+    let frames = FrameDeadlineTests.Frames(driver, deadline: nil)
+    let queue = IdleQueue(
+      driver: driver,
+      configuration: .init(budget: budget, scrolling: .fitToFrames(timeUntilNextFrame: { frames.timeLeft })))
+    let log = TextLog()
+    let tile = Preparation.mainThread { (name: String) in
+      XCTAssertTrue(Thread.isMainThread)
+      log.append(name)
+      driver.advance(by: cost)
+      return "tile of \(name)"
+    }
+    return (queue, driver, frames, log, tile)
+  }
+
+  /// A cell's task makes its result in a pass, on the main thread — never on a worker — then applies it.
+  func testACellTaskMakesItsResultInAPassThenApplies() {
+    MainActor.assumeIsolated {
+      let (queue, driver, _, log, tile) = Self.queue()
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
+      XCTAssertEqual(driver.runPreparations(), 0, "no worker makes it")
+      XCTAssertEqual(log.entries, [])
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["a"])
+      XCTAssertEqual(cell.shown, ["tile of a"])
+      let s = queue.statistics
+      XCTAssertEqual([s.added, s.executed, s.pending], [1, 1, 0])
+      XCTAssertTrue(s.isBalanced, s.summary)
+    }
+  }
+
+  /// The result is kept: a row shown again with the same input applies it inside `addTask`, made once.
+  func testAResultIsKeptAndAppliesInsideTheNextAddTask() {
+    MainActor.assumeIsolated {
+      let (queue, driver, _, log, tile) = Self.queue()
+      let first = Cell()
+      queue.bind(first, to: 0)
+      queue.addTask(for: first, at: 0, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
+      driver.runPass()
+      let again = Cell()
+      queue.bind(again, to: 7)
+      queue.addTask(for: again, at: 7, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
+      XCTAssertEqual(again.shown, ["tile of a"], "applied inside addTask")
+      XCTAssertEqual(log.entries, ["a"])
+      XCTAssertEqual(queue.statistics.cacheHits, 1)
+    }
+  }
+
+  /// Two tasks for one input share one making of it, in the pass that reaches the first.
+  func testTasksForOneInputShareOneMaking() {
+    MainActor.assumeIsolated {
+      let (queue, driver, _, log, tile) = Self.queue()
+      var applied: [String] = []
+      queue.addTask(key: 1, prepare: tile, from: "a") { applied.append("1 \($0)") }
+      queue.addTask(key: 2, prepare: tile, from: "a") { applied.append("2 \($0)") }
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["a"])
+      XCTAssertEqual(applied, ["1 tile of a", "2 tile of a"])
+      XCTAssertEqual(queue.statistics.wastedPreparations, 0)
+    }
+  }
+
+  /// Sliced work runs one slice per step, within the pass's budget (one task per pass here), and applies with its
+  /// last slice.
+  func testSlicedWorkRunsOneSlicePerStepWithinTheBudget() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(budget: .tasks(1)))
+      let log = TextLog()
+      let card = Preparation.mainThread(slices: { (name: String) in
+        var done = 0
+        return { _ in
+          done += 1
+          log.append("\(name)\(done)")
+          return done == 3 ? "card of \(name)" : nil
+        }
+      })
+      var applied: [String] = []
+      queue.addTask(key: 0, prepare: card, from: "a") { applied.append($0) }
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["a1"])
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["a1", "a2"])
+      XCTAssertEqual(applied, [])
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["a1", "a2", "a3"])
+      XCTAssertEqual(applied, ["card of a"])
+      let s = queue.statistics
+      XCTAssertEqual([s.executed, s.slicesRun, s.pending], [1, 3, 0])
+    }
+  }
+
+  /// A slice is given the time the pass has left: the frame's, less the margin.
+  func testASliceIsGivenTheTimeLeftBeforeTheFrame() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let frames = FrameDeadlineTests.Frames(driver, deadline: 0.010)
+      let queue = IdleQueue(
+        driver: driver, configuration: .init(scrolling: .fitToFrames(timeUntilNextFrame: { frames.timeLeft })))
+      var given: [TimeInterval] = []
+      let card = Preparation.mainThread(slices: { (_: String) in
+        { timeRemaining in
+          given.append(timeRemaining())
+          return "card"
+        }
+      })
+      queue.addTask(key: 0, prepare: card, from: "a") { _ in }
+      driver.runPass()
+      XCTAssertEqual(given.count, 1)
+      XCTAssertEqual(given[0], 0.010 - Double(FrameAdmission.margin) / 1e9, accuracy: 1e-9)
+    }
+  }
+
+  /// A preparation that throws fails its tasks; nothing is applied or kept.
+  func testAThrowingPreparationFailsItsTasks() {
+    MainActor.assumeIsolated {
+      struct Boom: Error {}
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      let failing = Preparation.mainThread { (_: String) throws -> String in throw Boom() }
+      var applied = 0
+      queue.addTask(key: 0, prepare: failing, from: "a") { _ in applied += 1 }
+      driver.drain()
+      XCTAssertEqual(applied, 0)
+      let s = queue.statistics
+      XCTAssertEqual([s.added, s.failed, s.pending], [1, 1, 0])
+      XCTAssertTrue(s.isBalanced, s.summary)
+    }
+  }
+
+  /// A cell configured again before its pass never makes nor applies the old row's result.
+  func testACellConfiguredAgainNeverMakesTheOldRowsResult() {
+    MainActor.assumeIsolated {
+      let (queue, driver, _, log, tile) = Self.queue()
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
+      queue.bind(cell, to: 1)
+      queue.addTask(for: cell, at: 1, prepare: tile, from: "b") { cell, tile in cell.shown.append(tile) }
+      driver.drain()
+      XCTAssertEqual(log.entries, ["b"])
+      XCTAssertEqual(cell.shown, ["tile of b"])
+      let s = queue.statistics
+      XCTAssertEqual([s.added, s.executed, s.skippedAsStale], [2, 1, 1])
+    }
+  }
+
+  /// A prefetch runs only in the pass's slack: after every runnable task, then nearest first.
+  func testAPrefetchRunsOnlyAfterEveryRunnableTask() {
+    MainActor.assumeIsolated {
+      let (queue, driver, _, log, tile) = Self.queue(budget: .tasks(2))
+      queue.prefetch(tile, from: ["p1", "p2", "p3"])
+      queue.addTask(key: 0) { log.append("task") }
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["task", "p1"])
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["task", "p1", "p2", "p3"])
+      let s = queue.statistics
+      XCTAssertEqual([s.added, s.executed, s.pending], [4, 4, 0])
+      XCTAssertFalse(driver.isPassRequested, "nothing left to do")
+    }
+  }
+
+  /// A prefetched row shows its result inside `addTask` (`cellForRowAt`): made once, counted a cache hit, not
+  /// wasted.
+  func testAPrefetchedRowAppliesInsideAddTask() {
+    MainActor.assumeIsolated {
+      let (queue, driver, _, log, tile) = Self.queue()
+      queue.prefetch(tile, from: ["a"])
+      driver.runPass()
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
+      XCTAssertEqual(cell.shown, ["tile of a"])
+      XCTAssertEqual(log.entries, ["a"])
+      let s = queue.statistics
+      XCTAssertEqual([s.cacheHits, s.wastedPreparations, s.pending], [1, 0, 0])
+      XCTAssertTrue(s.isBalanced, s.summary)
+    }
+  }
+
+  /// A row's task for an input a prefetch waits to make takes the prefetch over: made once, as the task's step.
+  func testATaskTakesAPendingPrefetchOver() {
+    MainActor.assumeIsolated {
+      let (queue, driver, _, log, tile) = Self.queue()
+      queue.prefetch(tile, from: ["a"])
+      var applied: [String] = []
+      queue.addTask(key: 0, prepare: tile, from: "a") { applied.append($0) }
+      driver.drain()
+      XCTAssertEqual(log.entries, ["a"])
+      XCTAssertEqual(applied, ["tile of a"])
+      let s = queue.statistics
+      XCTAssertEqual([s.added, s.executed, s.pending], [2, 2, 0])
+    }
+  }
+
+  /// During a frame a prefetch starts only if its measured cost fits the time left; unmeasured, it waits for a
+  /// pass with no frame pending (or an idle pass at a frame's start).
+  func testAPrefetchNeverStartsInAFrameItDoesNotFit() {
+    MainActor.assumeIsolated {
+      let (queue, driver, frames, log, tile) = Self.queue(cost: 0.004)
+      queue.prefetch(tile, from: ["p1", "p2"])
+      frames.deadline = driver.now + 0.012
+      driver.runTrackingPass()
+      XCTAssertEqual(log.entries, [], "unmeasured: not during a scroll")
+      frames.deadline = driver.now + 0.004
+      driver.runPass()
+      XCTAssertEqual(log.entries, [], "unmeasured: not late in a frame")
+      frames.deadline = nil
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["p1", "p2"], "no frame pending: it runs, and is measured")
+      queue.prefetch(tile, from: ["p3", "p4"])
+      frames.deadline = driver.now + 0.003
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["p1", "p2"], "4 ms does not fit 3 ms")
+      frames.deadline = driver.now + 0.008
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["p1", "p2", "p3"], "fits once, then 4 ms are left: not twice")
+    }
+  }
+
+  /// A row's work measures the cost its prefetches are admitted by: after one task's making, a prefetch fits a frame
+  /// during a scroll.
+  func testATasksMakingMeasuresTheCostForPrefetches() {
+    MainActor.assumeIsolated {
+      let (queue, driver, frames, log, tile) = Self.queue(cost: 0.002)
+      queue.addTask(key: 0, prepare: tile, from: "row") { _ in }
+      queue.prefetch(tile, from: ["p1"])
+      frames.deadline = driver.now + 0.016
+      driver.runTrackingPass()
+      XCTAssertEqual(log.entries, ["row", "p1"])
+    }
+  }
+
+  /// Prefetches asked for `first` go before every prefetch asked for so far, nearest first; a later `first` call goes
+  /// before an earlier one.
+  func testPrefetchesAskedForFirstGoAhead() {
+    MainActor.assumeIsolated {
+      let (queue, driver, _, log, tile) = Self.queue(budget: .tasks(1))
+      queue.prefetch(tile, from: ["a", "b"])
+      queue.prefetch(tile, from: ["x", "y"], first: true)
+      queue.prefetch(tile, from: ["landing"], first: true)
+      queue.prefetch(tile, from: ["c"])
+      driver.drain()
+      XCTAssertEqual(log.entries, ["landing", "x", "y", "a", "b", "c"])
+    }
+  }
+
+  /// A prefetch asked for again with `first` moves ahead.
+  func testAPendingPrefetchAskedForFirstMovesAhead() {
+    MainActor.assumeIsolated {
+      let (queue, driver, _, log, tile) = Self.queue(budget: .tasks(1))
+      queue.prefetch(tile, from: ["a", "b", "c"])
+      queue.prefetch(tile, from: ["c"], first: true)
+      driver.drain()
+      XCTAssertEqual(log.entries, ["c", "a", "b"])
+    }
+  }
+
+  /// A sliced prefetch cancelled after its first slice runs no more slices, and counts cancelled.
+  func testACancelledPrefetchStopsBetweenSlices() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(budget: .tasks(1)))
+      let log = TextLog()
+      let card = Preparation.mainThread(slices: { (name: String) in
+        var done = 0
+        return { _ in
+          done += 1
+          log.append("\(name)\(done)")
+          return done == 3 ? "card" : nil
+        }
+      })
+      queue.prefetch(card, from: ["a"])
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["a1"])
+      queue.cancelPrefetching(card, from: ["a"])
+      driver.drain()
+      XCTAssertEqual(log.entries, ["a1"])
+      let s = queue.statistics
+      XCTAssertEqual([s.added, s.cancelled, s.pending], [1, 1, 0])
+      XCTAssertTrue(s.isBalanced, s.summary)
+      XCTAssertFalse(driver.isPassRequested)
+    }
+  }
+}
