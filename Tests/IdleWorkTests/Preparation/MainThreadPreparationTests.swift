@@ -34,6 +34,18 @@ final class MainThreadPreparationTests: XCTestCase {
     return (queue, driver, frames, log, tile)
   }
 
+  /// A main-thread preparation in three slices, each logged ("a1", "a2", "a3").
+  static func card(log: TextLog) -> Preparation<String, String> {
+    Preparation.mainThread(slices: { (name: String) in
+      var done = 0
+      return { _ in
+        done += 1
+        log.append("\(name)\(done)")
+        return done == 3 ? "card of \(name)" : nil
+      }
+    })
+  }
+
   /// A cell's task makes its result in a pass, on the main thread — never on a worker — then applies it.
   func testACellTaskMakesItsResultInAPassThenApplies() {
     MainActor.assumeIsolated {
@@ -90,14 +102,7 @@ final class MainThreadPreparationTests: XCTestCase {
       let driver = ManualPassDriver()
       let queue = IdleQueue(driver: driver, configuration: .init(budget: .tasks(1)))
       let log = TextLog()
-      let card = Preparation.mainThread(slices: { (name: String) in
-        var done = 0
-        return { _ in
-          done += 1
-          log.append("\(name)\(done)")
-          return done == 3 ? "card of \(name)" : nil
-        }
-      })
+      let card = Self.card(log: log)
       var applied: [String] = []
       queue.addTask(key: 0, prepare: card, from: "a") { applied.append($0) }
       driver.runPass()
@@ -286,14 +291,7 @@ final class MainThreadPreparationTests: XCTestCase {
       let driver = ManualPassDriver()
       let queue = IdleQueue(driver: driver, configuration: .init(budget: .tasks(1)))
       let log = TextLog()
-      let card = Preparation.mainThread(slices: { (name: String) in
-        var done = 0
-        return { _ in
-          done += 1
-          log.append("\(name)\(done)")
-          return done == 3 ? "card" : nil
-        }
-      })
+      let card = Self.card(log: log)
       queue.prefetch(card, from: ["a"])
       driver.runPass()
       XCTAssertEqual(log.entries, ["a1"])
