@@ -1,12 +1,13 @@
 #if canImport(ObjectiveC)
   import Foundation
-  import IdleWork
+  @_spi(IdleWorkObjC) import IdleWork
 
-  /// How a result is made from an input on the queue's worker threads (`Preparation`), said once and shared by
-  /// cell tasks, keyed tasks and prefetches, so that equal inputs share one preparation and one cached result.
+  /// How a result is made from an input (`Preparation`), said once and shared by cell tasks, keyed tasks and
+  /// prefetches, so that equal inputs share one preparation and one cached result. Make each one once (a property).
   ///
   /// Inputs are copied (`-copy`) and compared with `isEqual:`: `NSURL`, `NSString`, `NSNumber` and other immutable
-  /// values. The prepare block runs on worker threads, never the main thread, so it must be thread-safe.
+  /// values. The initializers' prepare block runs on worker threads, never the main thread, so it must be
+  /// thread-safe; `+mainThreadPreparationWithResultBytes:prepare:` makes one for code that is not.
   @objc(IWPreparation)
   public final class IWPreparation: NSObject, Sendable {
     typealias Value = UncheckedSendable<AnyObject>
@@ -32,16 +33,45 @@
       prepare: @escaping (_ input: AnyObject, _ isCancelled: @escaping () -> Bool) -> AnyObject?
     ) {
       let prepare = UncheckedSendable(prepare)
-      let bytes = resultBytes.map { resultBytes in
-        let resultBytes = UncheckedSendable(resultBytes)
-        return { @Sendable (value: Value) in resultBytes.value(value.value) }
-      }
-      preparation = Preparation(resultBytes: bytes) { input, isCancelled in
+      preparation = Preparation(ownIdentity: Self.sizing(resultBytes)) { input, isCancelled in
         let result = withoutActuallyEscaping(isCancelled) { prepare.value(input.object, $0) }
         guard let result else { throw NoResult() }
         return UncheckedSendable(result)
       }
       super.init()
+    }
+
+    /// Makes a preparation whose prepare block runs on the main thread, in the queue's passes, for drawing code
+    /// that is not thread-safe: a row's result is made like any task, between frames; a prefetch's only in time no
+    /// visible row's task wants, nearest first. Results are cached and shared as a worker preparation's.
+    ///
+    /// - Parameters:
+    ///   - resultBytes: a result's size in bytes, for `resultCacheLimit`; `nil` counts one reference.
+    ///   - prepare: makes the result from `input` on the main thread, or returns `nil` when it cannot (counted
+    ///     as failed; no apply).
+    @objc(mainThreadPreparationWithResultBytes:prepare:)
+    public static func mainThread(
+      resultBytes: ((_ result: AnyObject) -> Int)?, prepare: @escaping (_ input: AnyObject) -> AnyObject?
+    ) -> IWPreparation {
+      let prepare = UncheckedSendable(prepare)
+      let made = Preparation<ObjectInput, Value>.mainThread(ownIdentity: sizing(resultBytes)) { input in
+        guard let result = prepare.value(input.object) else { throw NoResult() }
+        return UncheckedSendable(result)
+      }
+      return IWPreparation(made)
+    }
+
+    private init(_ preparation: Preparation<ObjectInput, Value>) {
+      self.preparation = preparation
+      super.init()
+    }
+
+    /// The caller's size block, as the Swift API takes it.
+    private static func sizing(_ resultBytes: ((_ result: AnyObject) -> Int)?) -> (@Sendable (Value) -> Int)? {
+      resultBytes.map { resultBytes in
+        let resultBytes = UncheckedSendable(resultBytes)
+        return { @Sendable (value: Value) in resultBytes.value(value.value) }
+      }
     }
 
     /// The error a preparation that returned `nil` throws, so that the queue counts it failed.
@@ -89,11 +119,17 @@
     }
 
     /// Starts preparing results for rows about to appear, the nearest first (from
-    /// `-tableView:prefetchRowsAtIndexPaths:`), into the result cache: the queue needs a `resultCacheLimit`, as
-    /// `+scrollingFeedQueue` has.
+    /// `-tableView:prefetchRowsAtIndexPaths:`), into the result cache.
     @objc(prefetch:fromInputs:)
     public func prefetch(_ preparation: IWPreparation, from inputs: [NSObject & NSCopying]) {
       queue.prefetch(preparation.preparation, from: inputs.map(ObjectInput.init))
+    }
+
+    /// Prefetches the rows where a fling will stop (from `-scrollViewWillEndDragging:withVelocity:
+    /// targetContentOffset:`) before every prefetch asked for so far, the nearest first.
+    @objc(prefetchFirst:fromInputs:)
+    public func prefetchFirst(_ preparation: IWPreparation, from inputs: [NSObject & NSCopying]) {
+      queue.prefetch(preparation.preparation, from: inputs.map(ObjectInput.init), first: true)
     }
 
     /// Stops prefetching results from `inputs` (from `-tableView:cancelPrefetchingForRowsAtIndexPaths:`).
