@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-"""Compares two builds of IdleWork measured by FeedDemo, figure by figure, with a rank test.
+"""Compares two builds of IdleWork measured by FeedDemo — or, with --pairs, two strategies of the same runs —
+figure by figure, with a rank test.
 
     python3 Example/compare.py --a before-1.json before-2.json before-3.json \
                                --b after-1.json after-2.json after-3.json [--metrics blankCellSeconds,droppedFrames]
+    python3 Example/compare.py --a run-1.json run-2.json run-3.json --pairs runLoopQueueTiles:idleWorkMainPrefetch
+
+With --pairs PEER:MINE,... the documents of --a are compared with themselves: MINE's runs (B) against PEER's (A) in
+each profile-rate, so "better" means MINE's median is lower and the difference is significant.
 
 Each document is a FeedDemo `--json-out` of 3 runs per figure: its minimum, median and maximum are the three runs'
 values, so three documents give 9 runs a figure. For every strategy and metric, each profile-rate is tested with a
@@ -87,12 +92,18 @@ def holm(pvalues, alpha=0.05):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--a", nargs="+", required=True, help="documents of build A (before)")
-    parser.add_argument("--b", nargs="+", required=True, help="documents of build B (after)")
+    parser.add_argument("--b", nargs="+", help="documents of build B (after)")
+    parser.add_argument("--pairs", help="PEER:MINE,... — compare strategies within the documents of --a")
     parser.add_argument("--metrics", default=",".join(DEFAULT_METRICS))
     arguments = parser.parse_args()
     a = runs_of([json.load(open(path)) for path in arguments.a])
-    b = runs_of([json.load(open(path)) for path in arguments.b])
     metrics = arguments.metrics.split(",")
+    if arguments.pairs:
+        compare_pairs(a, [pair.split(":") for pair in arguments.pairs.split(",")], metrics)
+        return
+    if not arguments.b:
+        sys.exit("compare: --b or --pairs is needed")
+    b = runs_of([json.load(open(path)) for path in arguments.b])
     strategies = sorted({key[0] for key in a} & {key[0] for key in b})
     worse_total = 0
     print("| strategy | metric | runs a figure | sum of medians A → B | better | level | worse | worse in |")
@@ -123,6 +134,35 @@ def main():
                 f"| {strategy} | {metric} | {runs} | {sums[0]:.4g} → {sums[1]:.4g} | {len(better)} | {len(level)} "
                 f"| {len(worse)} | {where} |")
     print(f"\nworse figures in all: {worse_total}")
+
+
+def compare_pairs(runs, pairs, metrics):
+    """MINE against PEER in the same runs, per metric: better, level or worse in each profile-rate (Holm over them)."""
+    print("| IdleWork | peer | metric | runs a figure | sum of medians peer → IdleWork | better | level | worse | worse in |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for peer, mine in pairs:
+        for metric in metrics:
+            places = sorted(
+                (key[1], key[2]) for key in runs
+                if key[0] == peer and key[3] == metric and (mine, key[1], key[2], metric) in runs)
+            if not places:
+                continue
+            theirs = [runs[(peer, p, hz, metric)] for p, hz in places]
+            ours = [runs[(mine, p, hz, metric)] for p, hz in places]
+            rejected = holm([mann_whitney_p(t, o) for t, o in zip(theirs, ours)])
+            counts = {"better": 0, "level": 0, "worse": 0}
+            worse = []
+            for place, t, o, reject in zip(places, theirs, ours, rejected):
+                delta = statistics.median(o) - statistics.median(t)
+                verdict = "better" if reject and delta < 0 else "worse" if reject and delta > 0 else "level"
+                counts[verdict] += 1
+                if verdict == "worse":
+                    worse.append(f"{place[0]} {place[1]} Hz ({statistics.median(t):g} -> {statistics.median(o):g})")
+            runs_a_figure = min(min(len(t), len(o)) for t, o in zip(theirs, ours))
+            sums = (sum(statistics.median(t) for t in theirs), sum(statistics.median(o) for o in ours))
+            print(
+                f"| {mine} | {peer} | {metric} | {runs_a_figure} | {sums[0]:.4g} → {sums[1]:.4g} | {counts['better']} "
+                f"| {counts['level']} | {counts['worse']} | {', '.join(worse)} |")
 
 
 if __name__ == "__main__":

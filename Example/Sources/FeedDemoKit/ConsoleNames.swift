@@ -37,6 +37,9 @@ extension StrategyKind {
     "workItemCareless": "DispatchWorkItem, image = nil in cellForRow (canary)",
     "textureAsyncPrefetch": "Texture async display, ranges",
     "msCachedAsyncPrefetch": "MSCachedAsyncViewDrawing, cache warmed ahead",
+    "idleWorkMainPrefetch": "IdleWork, main thread, prefetching",
+    "idleWorkMainPrefetchLanding": "IdleWork, main thread, prefetching + landing rows",
+    "textureSyncRanges": "Texture ranges, synchronous display",
   ]
 
   /// The markdown report's name: the README's, then the identifier `--strategies` and the JSON use.

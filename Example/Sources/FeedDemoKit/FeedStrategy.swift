@@ -52,6 +52,8 @@ protocol FeedStrategy: AnyObject {
   /// ranges from the scroll position (Texture's `ASTableView` ends `layoutSubviews` with
   /// `[_rangeController updateIfNeeded]`), it reads ``FeedView/offset`` and ``FeedView/visibleRows`` here.
   func feedDidLayout(_ feed: FeedView)
+  /// `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)`: a fling begins, and will stop at `offset`.
+  func scrollWillEnd(atOffset offset: Double, in feed: FeedView)
 }
 
 extension FeedStrategy {
@@ -75,6 +77,8 @@ extension FeedStrategy {
   var resultByteLimit: Int? { nil }
   /// Nothing: only a strategy with ranges of its own (Texture's) follows the layout.
   func feedDidLayout(_ feed: FeedView) {}
+  /// Nothing: only the landing recipe uses where a fling stops.
+  func scrollWillEnd(atOffset offset: Double, in feed: FeedView) {}
 }
 
 /// The strategies the benchmark knows, in report order.
@@ -152,6 +156,16 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// `msCachedAsync` with the cache warmed ahead: `prefetchRowsAt` calls the same draw with each image's cache
   /// key and a completion that ignores it, so `cellForRow` finds the image cached; no cancellation.
   case msCachedAsyncPrefetch
+  /// IdleWork's main-thread setup for code that must stay there: `idleWorkFeed`'s tiles as a main-thread
+  /// `Preparation` (cached by content), rows about to appear prefetched in the main thread's slack.
+  case idleWorkMainPrefetch
+  /// `idleWorkMainPrefetch` with the landing recipe: a fling's landing rows prefetched first
+  /// (`scrollViewWillEndDragging`'s target offset).
+  case idleWorkMainPrefetchLanding
+  /// Texture's ranges with synchronous display (`displaysAsynchronously = NO`): nodes entering the display range
+  /// draw on the main thread, one node per run-loop turn (the render queue), before they appear; a visible node
+  /// without contents draws in the commit's display pass.
+  case textureSyncRanges
 
   /// Whether the strategy draws off the main thread (the apply is on it).
   var isBackground: Bool {
@@ -204,6 +218,10 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .workItemCareless: return WorkItemStrategy(variant: .careless)
     case .textureAsyncPrefetch: return TextureAsyncDisplayStrategy(ranges: true)
     case .msCachedAsyncPrefetch: return MSCachedAsyncViewDrawingStrategy(prefetching: true)
+    case .idleWorkMainPrefetch: return IdleWorkStrategy(variant: .mainThreadPrepare(landing: false), prefetching: true)
+    case .idleWorkMainPrefetchLanding:
+      return IdleWorkStrategy(variant: .mainThreadPrepare(landing: true), prefetching: true)
+    case .textureSyncRanges: return TextureAsyncDisplayStrategy(ranges: true, synchronous: true)
     }
   }
 
@@ -277,6 +295,14 @@ enum StrategyKind: String, CaseIterable, Sendable {
         "textureAsync with ASRangeController's Full display range (1 screen leading, 0.5 trailing): off-screen nodes display through the render queue, keep contents in range, cancel and clear on leaving it"
     case .msCachedAsyncPrefetch:
       return "msCachedAsync with the cache warmed in prefetchRowsAt (same draw, completion ignored), no cancellation"
+    case .idleWorkMainPrefetch:
+      return
+        "IdleWork .scrollingFeed, main-thread preparation in tiles, cached by content 32 MB, prefetched in the main thread's slack"
+    case .idleWorkMainPrefetchLanding:
+      return "idleWorkMainPrefetch plus the fling's landing rows prefetched first (scrollViewWillEndDragging)"
+    case .textureSyncRanges:
+      return
+        "Texture ranges, displaysAsynchronously NO: display-range nodes draw on the main thread via the render queue (one a turn), visible ones without contents in the commit's display pass"
     }
   }
 }

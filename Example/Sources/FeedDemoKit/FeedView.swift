@@ -126,7 +126,11 @@ final class FeedView {
 
   /// Starts a scroll; the display link runs until it ends.
   func begin(_ kind: ScrollMotion.Kind) {
-    motion = ScrollMotion(kind: kind, startOffset: offset, startTime: displayLink.nextTick(after: Clock.now))
+    let motion = ScrollMotion(kind: kind, startOffset: offset, startTime: displayLink.nextTick(after: Clock.now))
+    self.motion = motion
+    if case .fling = kind {
+      strategy.scrollWillEnd(atOffset: min(max(0, motion.endOffset), model.maximumOffset), in: self)
+    }
     displayLink.start()
   }
 

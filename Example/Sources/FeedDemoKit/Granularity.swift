@@ -18,7 +18,9 @@ extension StrategyKind {
   /// draw each image whole off the main thread).
   var granularity: Granularity {
     switch self {
-    case .idleWorkFeed, .runLoopQueueTiles, .dwuTiles, .mainQueueTiles: return .tiles
+    case .idleWorkFeed, .runLoopQueueTiles, .dwuTiles, .mainQueueTiles, .idleWorkMainPrefetch,
+      .idleWorkMainPrefetchLanding:
+      return .tiles
     default: return .whole
     }
   }

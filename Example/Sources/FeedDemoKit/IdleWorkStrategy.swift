@@ -34,6 +34,10 @@ final class IdleWorkStrategy: FeedStrategy {
     /// `addTask(for:at:estimatedCost:_:)` per draw, its estimated cost the draws' measured cost, so a pass
     /// starts a draw only if the whole of it fits before the deadline.
     case scrollingFeedWhole
+    /// The main-thread setup for code that must stay on the main thread: the `.scrollingFeed(timeUntilNextFrame:)`
+    /// preset, each draw a main-thread preparation in tiles (``IdleWorkStrategy/tileDraw(cost:)``), cached and
+    /// prefetched; with `landing`, a fling's landing rows are prefetched first.
+    case mainThreadPrepare(landing: Bool)
   }
 
   private let variant: Variant
@@ -46,8 +50,11 @@ final class IdleWorkStrategy: FeedStrategy {
   /// until the first draw (``Variant/scrollingFeedWhole``).
   private(set) var drawCost: TimeInterval?
 
-  /// Whether rows about to appear are prefetched (`.prepare` only).
+  /// Whether rows about to appear are prefetched (the prepared variants).
   private let prefetching: Bool
+  /// The main-thread variant's tile cost and its draw, made once per strategy as an app makes it once per screen.
+  private let mainTileCost = TileCost()
+  private(set) lazy var mainTileDraw = Self.tileDraw(cost: mainTileCost)
 
   /// Creates the strategy for `variant`, prefetching or not.
   init(variant: Variant, prefetching: Bool = false) {
@@ -57,14 +64,31 @@ final class IdleWorkStrategy: FeedStrategy {
 
   var prefetches: Bool { prefetching }
 
+  /// The preparation the rows' tasks and prefetches share; `nil` for the variants without one.
+  func preparation(in feed: FeedView) -> Preparation<DrawContent, RenderedImage>? {
+    switch variant {
+    case .prepare: return Self.draw
+    case .mainThreadPrepare: return mainTileDraw
+    default: return nil
+    }
+  }
+
   /// `tableView(_:prefetchRowsAt:)`, one line as IdleWork documents it: each row's three images.
   func prefetchRows(_ rows: [Int], in feed: FeedView) {
-    queue?.prefetch(Self.draw, from: rows.flatMap { feed.drawContents(ofRow: $0) })
+    guard let preparation = preparation(in: feed) else { return }
+    queue?.prefetch(preparation, from: rows.flatMap { feed.drawContents(ofRow: $0) })
   }
 
   /// `tableView(_:cancelPrefetchingForRowsAt:)`, one line.
   func cancelPrefetchingRows(_ rows: [Int], in feed: FeedView) {
-    queue?.cancelPrefetching(Self.draw, from: rows.flatMap { feed.drawContents(ofRow: $0) })
+    guard let preparation = preparation(in: feed) else { return }
+    queue?.cancelPrefetching(preparation, from: rows.flatMap { feed.drawContents(ofRow: $0) })
+  }
+
+  /// The landing recipe, for the variant that follows it.
+  func scrollWillEnd(atOffset offset: Double, in feed: FeedView) {
+    guard case .mainThreadPrepare(landing: true) = variant else { return }
+    prefetchLandingRows(atOffset: offset, in: feed)
   }
 
   /// The configuration this strategy's queue is created with.
@@ -73,7 +97,7 @@ final class IdleWorkStrategy: FeedStrategy {
     switch variant {
     case .defaults: break
     case .milliseconds4: configuration.budget = .seconds(0.004)
-    case .scrollingFeed, .scrollingFeedWhole:
+    case .scrollingFeed, .scrollingFeedWhole, .mainThreadPrepare:
       // The simulated CADisplayLink's targetTimestamp - now: what the preset reads on iOS.
       configuration = .scrollingFeed(timeUntilNextFrame: { [weak displayLink] in displayLink?.timeUntilNextFrame })
     case .prepare(let workers):
@@ -84,11 +108,13 @@ final class IdleWorkStrategy: FeedStrategy {
     return configuration
   }
 
-  /// The prepared variants' result cache: their queue configuration's `resultCacheLimit` (32 MB from
-  /// `.scrollingFeed()`); the main-thread variants hold no rendered results (`nil`).
+  /// The prepared variants' result cache: their queue configuration's `resultCacheLimit` (32 MB); the other
+  /// variants hold no rendered results (`nil`).
   var resultByteLimit: Int? {
-    guard case .prepare = variant else { return nil }
-    return configuration(for: .feed).resultCacheLimit
+    switch variant {
+    case .prepare, .mainThreadPrepare: return configuration(for: .feed).resultCacheLimit
+    default: return nil
+    }
   }
 
   func install(for workload: Workload, displayLink: DisplayLink?) {
@@ -104,6 +130,10 @@ final class IdleWorkStrategy: FeedStrategy {
     case .scrollingFeed: handle = addTiledDraw(request, to: queue)
     case .scrollingFeedWhole: handle = addWholeDraw(request, to: queue)
     case .prepare: handle = addPreparedDraw(request, to: queue)
+    case .mainThreadPrepare:
+      handle = queue.addTask(
+        for: request.cell, at: request.indexPath, prepare: mainTileDraw, from: DrawContent(request.job)
+      ) { cell, image in request.apply(image, to: cell) }
     case .defaults, .milliseconds4:
       handle = queue.addTask(for: request.cell, at: request.indexPath) { _ in request.run() }
     }

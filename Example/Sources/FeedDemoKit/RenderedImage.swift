@@ -61,3 +61,29 @@ struct RenderJob: Sendable {
     return RenderedImage(row: row, version: version, imageIndex: imageIndex, pixels: buffer, ledger: ledger)
   }
 }
+
+/// One image drawn a tile at a time (a main-thread preparation's slices): the same work as ``RenderJob/render(isCancelled:)``,
+/// band by band, with the image made when the last band is drawn.
+struct TileRender {
+  let job: RenderJob
+  private var buffer: [UInt8]
+  private var checksum: UInt32 = 0
+  private var next = 0
+
+  init(_ job: RenderJob) {
+    self.job = job
+    buffer = [UInt8](repeating: 0, count: job.model.imageByteCount)
+  }
+
+  /// Draws the next tile; returns the image once the last is drawn.
+  mutating func drawNext() -> RenderedImage? {
+    let job = job
+    checksum &+= job.model.drawTile(next, row: job.row, image: job.imageIndex, version: job.version, into: &buffer)
+    next += 1
+    guard next == job.model.tilesPerDraw else { return nil }
+    // The checksum lands in the bitmap's last byte (its alpha, always 255 otherwise), so the work is kept.
+    buffer[buffer.count - 1] = UInt8(truncatingIfNeeded: checksum | 1)
+    return RenderedImage(
+      row: job.row, version: job.version, imageIndex: job.imageIndex, pixels: buffer, ledger: job.ledger)
+  }
+}

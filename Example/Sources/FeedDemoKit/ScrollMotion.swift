@@ -36,6 +36,17 @@ struct ScrollMotion: Sendable {
     }
   }
 
+  /// Where the motion stops (before the view clamps it): a fling's end is known at its release.
+  var endOffset: Double {
+    switch kind {
+    case .fling(let velocity, let rate, let stopVelocity):
+      let end = log(stopVelocity / abs(velocity)) / log(rate)
+      return startOffset + (velocity / 1000) * (1 - pow(rate, end)) / -log(rate)
+    case .drag(let speed, let duration):
+      return startOffset + speed * duration
+    }
+  }
+
   /// The release velocity (pt/s) that makes a fling at `rate` travel `distance` points (negative: upwards)
   /// before it stops at `stopVelocity`.
   static func flingVelocity(distance: Double, rate: Double, stopVelocity: Double) -> Double {

@@ -157,8 +157,17 @@ final class TextureAsyncDisplayStrategy: FeedStrategy {
   /// `_previousScrollDirection`: down at first.
   private var scrollingDown = true
 
-  /// The strategy without ranges (`textureAsync`) or with them (`textureAsyncPrefetch`).
-  init(ranges: Bool = false) { self.ranges = ranges }
+  /// Whether nodes display synchronously (`displaysAsynchronously = NO`, `textureSyncRanges`): `-display` draws on
+  /// the main thread at once — from the render queue for a node entering the display range
+  /// (`-[CALayer displayIfNeeded]`), in the commit's display pass for a visible node that needs display
+  /// (`setNeedsDisplay`) — and sets the contents.
+  let synchronous: Bool
+
+  /// The strategy without ranges (`textureAsync`) or with them (`textureAsyncPrefetch`), asynchronous or not.
+  init(ranges: Bool = false, synchronous: Bool = false) {
+    self.ranges = ranges
+    self.synchronous = synchronous
+  }
 
   func install(for workload: Workload, displayLink: DisplayLink?) {
     installed = true
@@ -190,13 +199,13 @@ final class TextureAsyncDisplayStrategy: FeedStrategy {
     let index = request.imageIndex
     let apply: @MainActor (RenderedImage, FeedCell) -> Void = { request.apply($0, to: $1) }
     guard ranges else {
-      display(request.job, node: node, container: ObjectIdentifier(request.cell), apply: apply)
+      display(request.job, node: node, container: ObjectIdentifier(request.cell), commit: request.commit, apply: apply)
       return
     }
     // The node's layer moves into the cell with its contents.
     if let contents = node.contents[index] { request.apply(contents, to: request.cell) }
     if node.needsDisplay[index] || (node.contents[index] == nil && !node.isDisplaying(index)) {
-      display(request.job, node: node, container: ObjectIdentifier(request.cell), apply: apply)
+      display(request.job, node: node, container: ObjectIdentifier(request.cell), commit: request.commit, apply: apply)
     }
   }
 
@@ -287,8 +296,8 @@ final class TextureAsyncDisplayStrategy: FeedStrategy {
     guard installed, node.inDisplayRange, nodes[row] === node else { return }
     let contents = feed.drawContents(ofRow: row)
     for index in contents.indices where node.needsDisplay[index] {
-      display(contents[index].job, node: node, container: ObjectIdentifier(node.cell ?? node)) { [weak feed] in
-        feed?.apply($0, to: $1)
+      display(contents[index].job, node: node, container: ObjectIdentifier(node.cell ?? node), immediately: true) {
+        [weak feed] in feed?.apply($0, to: $1)
       }
     }
   }
@@ -336,8 +345,8 @@ final class TextureAsyncDisplayStrategy: FeedStrategy {
   /// transaction; the completion sets the node's contents (with ranges) and `apply`s them to the cell hosting
   /// the node, if any.
   private func display(
-    _ job: RenderJob, node: CellNode, container: ObjectIdentifier,
-    apply: @escaping @MainActor (RenderedImage, FeedCell) -> Void
+    _ job: RenderJob, node: CellNode, container: ObjectIdentifier, commit: CommitObserver? = nil,
+    immediately: Bool = false, apply: @escaping @MainActor (RenderedImage, FeedCell) -> Void
   ) {
     let index = job.imageIndex
     let sentinel = node.sentinels[index]
@@ -345,6 +354,18 @@ final class TextureAsyncDisplayStrategy: FeedStrategy {
     node.needsDisplay[index] = false
     node.displaying[index] = value
     let isCancelled: @Sendable () -> Bool = { value != sentinel.value }
+    if synchronous {
+      // `displayAsyncLayer:asynchronously:NO`: the draw and the contents, here on the main thread.
+      let draw: @MainActor () -> Void = { [weak self, weak node] in
+        guard let self, self.installed, let node else { return }
+        if node.displaying[index] == value { node.displaying[index] = nil }
+        guard !isCancelled(), let image = job.render() else { return }
+        if self.ranges { node.contents[index] = image }
+        if let cell = node.cell { apply(image, cell) }
+      }
+      if immediately || commit == nil { draw() } else { commit?.setNeedsDisplay(ObjectIdentifier(sentinel), draw) }
+      return
+    }
     let ledger = job.ledger
     let result = Locked<RenderedImage?>(nil)
     let transaction =

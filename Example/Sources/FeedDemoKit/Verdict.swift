@@ -20,6 +20,12 @@ enum Verdict {
     Contest(
       title: "Main thread, tiles", idleWork: .idleWorkFeed, peers: [.runLoopQueueTiles, .dwuTiles, .mainQueueTiles]),
     Contest(
+      title: "Main thread, tiles, prefetching", idleWork: .idleWorkMainPrefetch,
+      peers: [.runLoopQueueTiles, .textureSyncRanges]),
+    Contest(
+      title: "Main thread, tiles, prefetching + landing", idleWork: .idleWorkMainPrefetchLanding,
+      peers: [.runLoopQueueTiles, .textureSyncRanges]),
+    Contest(
       title: "Main thread, whole draws", idleWork: .idleWorkFeedWhole,
       peers: [.runLoopQueue, .runLoopQueueTuned, .dwu, .dwuUnbind, .mainQueue, .sync]),
     Contest(

@@ -61,6 +61,44 @@ final class PeerPrefetchTests: XCTestCase {
     }
   }
 
+  /// Texture's ranges with synchronous display draw the display range on the main thread: a row of it shows its
+  /// images on entering, as with asynchronous display.
+  func testTextureSynchronousRangesShowARowOnEntering() {
+    MainActor.assumeIsolated {
+      XCTAssertEqual(Self.imagesShownOnEntering(TextureAsyncDisplayStrategy(ranges: true, synchronous: true)), 3)
+    }
+  }
+
+  /// IdleWork's main-thread preparations, prefetched in the main thread's slack: a row about to appear is a cache
+  /// hit in `cellForRow`; the same setup without prefetching (`idleWorkFeed`) shows the row blank then.
+  func testIdleWorkMainThreadPrefetchedRowIsACacheHitInCellForRow() {
+    MainActor.assumeIsolated {
+      XCTAssertEqual(
+        Self.imagesShownOnEntering(IdleWorkStrategy(variant: .mainThreadPrepare(landing: false), prefetching: true)), 3)
+      XCTAssertEqual(Self.imagesShownOnEntering(IdleWorkStrategy(variant: .scrollingFeed)), 0)
+    }
+  }
+
+  /// The landing recipe: told where a fling will stop, the strategy prefetches the rows on screen there, which
+  /// show at once when the feed gets there; without the recipe they are blank.
+  func testTheLandingRecipePrefetchesTheRowsWhereAFlingStops() {
+    MainActor.assumeIsolated {
+      for landing in [true, false] {
+        let strategy = IdleWorkStrategy(variant: .mainThreadPrepare(landing: landing), prefetching: true)
+        let fixture = FeedFixture(profile: .light, strategy: strategy)
+        defer { fixture.tearDown() }
+        let feed = fixture.feed
+        let target = 30 * feed.model.rowHeight
+        strategy.scrollWillEnd(atOffset: target, in: feed)
+        Self.turn(until: { strategy.pendingCount == 0 })
+        feed.scroll(to: target)
+        let row = feed.visibleRows.lowerBound + 1
+        let shown = feed.visibleCells[row].map { $0.imagesShown(row: row, version: feed.version(of: row)) }
+        XCTAssertEqual(shown, landing ? 3 : 0, "landing: \(landing)")
+      }
+    }
+  }
+
   /// A light feed scrolled down to row 30 (its ranges, or the table's prefetch window, ahead below); once the
   /// strategy holds nothing, the feed moves down a row. Returns the images the entering row shows at once.
   @MainActor
@@ -95,6 +133,8 @@ final class PeerPrefetchTests: XCTestCase {
     let expected: [(StrategyKind, Bool)] = [
       (.textureAsyncPrefetch, true), (.textureAsync, false), (.msCachedAsyncPrefetch, true), (.msCachedAsync, false),
       (.workItemPrefetch, true), (.workItem, false), (.idleWorkPreparePrefetch, true), (.idleWorkPrepare, false),
+      (.idleWorkMainPrefetch, true), (.idleWorkMainPrefetchLanding, true), (.textureSyncRanges, true),
+      (.idleWorkFeed, false),
     ]
     for (kind, drawsAhead) in expected {
       let rendered = MainActor.assumeIsolated { JSONReport.strategy(kind).rendered() }
