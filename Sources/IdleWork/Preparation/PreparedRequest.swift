@@ -34,15 +34,7 @@ final class PreparedRequest: LaterWork {
 
   var hasArrived: Bool { value != nil }
 
-  /// A main-thread render's result is made by its tasks' steps: such a task is always ready.
-  var isReady: Bool { hasArrived || render.runsOnMainThread }
-
-  var costKind: CostPredictor.Kind { hasArrived || !render.runsOnMainThread ? .apply : .mainPreparation }
-
-  func prepare(timeRemaining: () -> TimeInterval) -> Bool {
-    guard !hasArrived, render.runsOnMainThread else { return true }
-    return client.runSlice(of: render, timeRemaining: timeRemaining)
-  }
+  var isReady: Bool { hasArrived }
 
   func run(cell: AnyObject?) { client.applyPrepared(self, cell: cell) }
 

@@ -4,10 +4,11 @@ import Foundation
 /// thread-safe. They live on a line of their own (``QueuePreparation/mainLine``), so sharing, the cache, staleness,
 /// prefetching and the accounting are a worker render's; only where the work runs differs.
 ///
-/// A task's render runs as that task's steps (``PreparedRequest/prepare(timeRemaining:)``), within the pass budget
-/// and the frame admission like any task. A render only prefetches want runs in the pass's slack: after every
-/// runnable task, nearest first, and during a frame only if its measured cost fits the time left
-/// (``PassPlanner/nextInSlack(_:)``).
+/// They run when a pass finds no runnable task, a slice at a time, in the order workers take renders
+/// (``WorkerPick``): a render under way first, then the visible row that appeared last (it stays on screen longest),
+/// then prefetches, nearest first. A visible row's is admitted like a task, within the pass budget and the frame
+/// admission; a prefetch's only in time it cannot cost a frame (``PassPlanner/nextInSlack(_:)``). Results are
+/// applied by their tasks, which the pass runs before the next slice.
 extension QueuePreparation {
   /// Runs one slice of `render`, started here if it waits; once the work returns its value (or throws, or nothing
   /// waits for it any more) the outcome is taken in at once, as a worker's would be. Returns whether it ended.
@@ -41,14 +42,17 @@ extension QueuePreparation {
     takeInPreparedResults()
   }
 
-  /// Whether a main-thread render waits that some request wants (a prefetch, or a task's out of reach this pass),
-  /// or one is under way.
-  var hasSlackWork: Bool { mainLine.pool.hasStartableWork(of: mainLine) }
+  /// Whether a main-thread render waits that some request wants, or one is under way.
+  var hasMainThreadWork: Bool { mainLine.pool.hasStartableWork(of: mainLine) }
 
-  /// Runs one slice of the render under way, or of the one the pick rule chooses (the nearest prefetch).
-  func runSlackSlice(timeRemaining: () -> TimeInterval) -> Bool {
-    guard let render = mainLine.pool.startNextByHand(of: mainLine) else { return false }
-    _ = runSlice(of: render, timeRemaining: timeRemaining)
-    return true
+  func nextMainThreadWork() -> MainThreadWork? {
+    guard let next = mainLine.pool.startNextByHand(of: mainLine) else { return nil }
+    mainThreadRender = next.render
+    return next.isVisible ? .visibleRow : .prefetch
+  }
+
+  func runMainThreadSlice(timeRemaining: () -> TimeInterval) {
+    guard let render = mainThreadRender else { return }
+    if runSlice(of: render, timeRemaining: timeRemaining) { mainThreadRender = nil }
   }
 }

@@ -11,6 +11,8 @@ final class QueuePreparation {
   /// Its line into the worker pool, and the line of its main-thread renders, which its passes run.
   let line: PreparationLine
   let mainLine: PreparationLine
+  /// The main-thread render the pass picked, whose slices it runs.
+  var mainThreadRender: PreparationRun?
   let cache: ResultCache
   /// Renders that have not finished, by content: a task for the same content joins one of these.
   var inFlight: [PreparedContent: PreparationRun] = [:]

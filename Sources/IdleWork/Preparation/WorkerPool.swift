@@ -186,16 +186,16 @@ final class WorkerPool: @unchecked Sendable {
     return .run
   }
 
-  /// The render to run in time no visible row's work wants: one under way, else the one the pick rule chooses
-  /// (nearest prefetch first), started. `nil` if none waits.
-  func startNextByHand(of line: PreparationLine) -> PreparationRun? {
+  /// The render to run next on the calling thread: one under way, else the one the pick rule chooses (started), with
+  /// whether a visible row's request wants it. `nil` if none waits.
+  func startNextByHand(of line: PreparationLine) -> (render: PreparationRun, isVisible: Bool)? {
     condition.lock()
     defer { condition.unlock() }
-    if let running = line.runningRenders.first { return running }
+    if let running = line.runningRenders.first { return (running, running.urgent > 0) }
     guard let render = pickLocked() else { return nil }
     line.running += 1
     line.peakRunning = max(line.peakRunning, line.running)
-    return render
+    return (render, render.urgent > 0)
   }
 
   /// A render started by hand ended with `outcome`: it arrives as a worker's would.

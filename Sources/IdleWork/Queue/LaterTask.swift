@@ -5,13 +5,8 @@ import Foundation
 /// tells its owner how it left. The queue knows nothing else of where its work comes from.
 @MainActor
 protocol LaterWork: AnyObject {
-  /// Whether the work can run now (its result arrived, or is made here).
+  /// Whether the work can run now (its result arrived).
   var isReady: Bool { get }
-  /// What predicts its next step's cost: `.apply`, or `.mainPreparation` while its result is still made here.
-  var costKind: CostPredictor.Kind { get }
-  /// Runs a step of making its result here, if it is made here (a main-thread preparation's slice); returns whether
-  /// the result is in — then ``run(cell:)`` follows — or `false`: call again in a later step.
-  func prepare(timeRemaining: () -> TimeInterval) -> Bool
   /// Runs the work, given its cell (`nil` for a task without one).
   func run(cell: AnyObject?)
   /// The task left the queue as `fate` (`.executed` after ``run(cell:)``).
@@ -26,10 +21,12 @@ protocol LaterWorkClient: AnyObject {
   var hasArrivals: Bool { get }
   /// Whether the queue waits for results (its frame clock keeps running a moment for them).
   var isAwaitingResults: Bool { get }
-  /// Whether work waits for time no task wants (main-thread prefetches).
-  var hasSlackWork: Bool { get }
-  /// Runs one slice of that work, nearest first; returns whether one ran.
-  func runSlackSlice(timeRemaining: () -> TimeInterval) -> Bool
+  /// Whether work of its own waits to run on the main thread when no task is runnable (main-thread preparations).
+  var hasMainThreadWork: Bool { get }
+  /// Picks that work's next piece: `nil` if none.
+  func nextMainThreadWork() -> MainThreadWork?
+  /// Runs one slice of the piece ``nextMainThreadWork()`` picked.
+  func runMainThreadSlice(timeRemaining: () -> TimeInterval)
   /// A pass begins: take in what arrived.
   func takeInArrivals()
   /// A pass ended (or none was needed).
@@ -46,4 +43,12 @@ protocol LaterWorkClient: AnyObject {
   func queueEnded()
   /// Adds the client's counts to the queue's.
   func addCounts(to statistics: inout IdleQueue.Statistics)
+}
+
+/// A piece of a client's main-thread work, as a pass admits it.
+enum MainThreadWork {
+  /// A visible row's task waits for it: admitted like a task.
+  case visibleRow
+  /// Only a prefetch wants it: admitted only in time it cannot cost a frame.
+  case prefetch
 }

@@ -8,7 +8,7 @@ extension QueueCore {
   var hasPendingWork: Bool {
     !isInvalidated
       && ((!list.isEmpty && !onlyParkedLeft) || inbox.needsDrain || (client?.hasArrivals ?? false)
-        || (client?.hasSlackWork ?? false))
+        || (client?.hasMainThreadWork ?? false))
   }
 
   /// What the scheduler's pass does first: takes in what other threads handed over, noting when it began and
@@ -53,7 +53,8 @@ extension QueueCore {
       client.trackingPass(framesAreTight: frameClock?.framesAreTight(now: scheduler.driver.nanoseconds) ?? false)
     }
     let driver = scheduler.driver
-    guard !isInvalidated, !list.isEmpty || (client?.hasSlackWork ?? false), kind != .tracking || scrolling != .pause
+    guard !isInvalidated, !list.isEmpty || (client?.hasMainThreadWork ?? false),
+      kind != .tracking || scrolling != .pause
     else {
       // Results taken in on the main thread are the pass's work too, even when nothing is left to run.
       if let takenIn, takenIn.results { list.recordPass(duration: takenIn.duration) }
@@ -69,7 +70,6 @@ extension QueueCore {
     var ranTasks = false
     var passedOver = 0
     var searchFrom: UInt64?  // past the tasks passed over in this search; `nil`: from the head
-    var foundNothing = false  // no runnable task left: the rest of the pass is slack
     while !isInvalidated {
       if PassPlanner.endsBeforeLooking(
         kind: kind, scrolling: scrolling, hasFrameClock: frameClock != nil, own: own,
@@ -92,8 +92,13 @@ extension QueueCore {
           predictor: predictor, own: own, now: now, frame: frameClock?.read(now: now),
           scrolling: scrolling))
       guard let entry = found.entry else {
-        foundNothing = !found.reachedHorizon
-        break
+        // No runnable task: the client's main-thread work (a visible row's preparation, then prefetches), a slice;
+        // then from the head again, so that a result it made is applied before the next slice.
+        guard !found.reachedHorizon, let client, runMainThreadWork(kind, client: client, own: &own) else { break }
+        didWork = true
+        searchFrom = nil
+        passedOver = 0
+        continue
       }
       switch step {
       case .end:
@@ -114,37 +119,30 @@ extension QueueCore {
       }
       break
     }
-    if foundNothing, let client, runSlack(kind, client: client, own: &own) { didWork = true }
     if didWork { list.recordPass(duration: driver.nanoseconds &- start) }
     return ranTasks
   }
 
-  /// Runs slices of work no task wants (main-thread prefetches, nearest first) while ``PassPlanner`` finds they cost
-  /// no frame; returns whether one ran.
-  private func runSlack(_ kind: IdlePassKind, client: any LaterWorkClient, own: inout BudgetMeter) -> Bool {
+  /// Runs one slice of the client's main-thread work if ``PassPlanner`` admits it — a visible row's preparation as
+  /// a task, a prefetch only where it costs no frame; returns whether it ran.
+  private func runMainThreadWork(_ kind: IdlePassKind, client: any LaterWorkClient, own: inout BudgetMeter) -> Bool {
+    guard let next = client.nextMainThreadWork() else { return false }
     let driver = scheduler.driver
-    var ran = false
-    while !isInvalidated, client.hasSlackWork {
-      let now = driver.nanoseconds
-      let step = PassPlanner.nextInSlack(
-        PassPlanner.Input(
-          kind: kind, candidate: PassPlanner.Candidate(costKind: .mainPreparation, estimate: nil),
-          predictor: predictor, own: own, now: now, frame: frameClock?.read(now: now), scrolling: scrolling))
-      switch step {
-      case .run: break
-      case .wait(let nanoseconds):
-        waitsForDeadline = nanoseconds
-        return ran
-      case .end, .passOver: return ran
-      }
-      var didRun = false
-      let duration = measuring(own) { look in didRun = client.runSlackSlice(timeRemaining: look) }
-      guard didRun else { return ran }
-      ran = true
-      predictor.record(.mainPreparation, duration: duration)
-      own.recordTask()
+    let now = driver.nanoseconds
+    let input = PassPlanner.Input(
+      kind: kind, candidate: PassPlanner.Candidate(costKind: .mainPreparation, estimate: nil),
+      predictor: predictor, own: own, now: now, frame: frameClock?.read(now: now), scrolling: scrolling)
+    switch next == .visibleRow ? PassPlanner.next(input) : PassPlanner.nextInSlack(input) {
+    case .run: break
+    case .wait(let nanoseconds):
+      waitsForDeadline = nanoseconds
+      return false
+    case .end, .passOver: return false
     }
-    return ran
+    let duration = measuring(own) { look in client.runMainThreadSlice(timeRemaining: look) }
+    predictor.record(.mainPreparation, duration: duration)
+    own.recordTask()
+    return true
   }
 
   /// Runs `body`, given the time a slice may spend; returns what it cost: for a slice that reads `timeRemaining`
@@ -196,12 +194,7 @@ extension QueueCore {
         guard let live = liveCell(of: entry) else { return false }
         cell = live
       }
-      guard work.prepare(timeRemaining: look) else {
-        _ = list.recordSlice(entry.seq, finished: false)
-        return true
-      }
-      // Out of the list already if it left when its result came in (its render failed, or its cell went stale).
-      guard let taken = list.takeForRun(entry.seq) else { return true }
+      guard let taken = list.takeForRun(entry.seq) else { return false }
       withExtendedLifetime(taken) { work.run(cell: cell) }
       work.left(.executed)
       appliesSinceCommit += 1

@@ -16,12 +16,12 @@ struct QueuedTask {
   }
 
   /// Which average predicts the work's cost: slices, cell tasks and other tasks are predicted apart.
-  @MainActor var costKind: CostPredictor.Kind {
+  var costKind: CostPredictor.Kind {
     switch work {
     case .once: return .task
     case .onCell: return .cellTask
     case .resumable, .resumableOnCell: return .slice
-    case .later(let work): return work.costKind
+    case .later: return .apply
     }
   }
 
@@ -48,12 +48,8 @@ struct QueuedTask {
     }
   }
 
-  /// The caller's estimate in nanoseconds; `nil` lets the queue predict the cost. (A prepared task's estimate is its
-  /// apply's: a step that makes its result on the main thread is predicted by the queue.)
-  @MainActor var estimatedCost: UInt64? {
-    guard costEstimate != .max, costKind != .mainPreparation else { return nil }
-    return costEstimate
-  }
+  /// The caller's estimate in nanoseconds; `nil` lets the queue predict the cost.
+  var estimatedCost: UInt64? { costEstimate == .max ? nil : costEstimate }
 
   /// Runnable, stale (its cell is gone or was configured again), parked (its cell is off screen) or preparing (a
   /// prepared task whose result has not arrived). Other tasks are always runnable.

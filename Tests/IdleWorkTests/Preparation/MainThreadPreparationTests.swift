@@ -95,8 +95,8 @@ final class MainThreadPreparationTests: XCTestCase {
     }
   }
 
-  /// Sliced work runs one slice per step, within the pass's budget (one task per pass here), and applies with its
-  /// last slice.
+  /// Sliced work runs one slice per step, within the pass's budget (one task per pass here); its task applies the
+  /// result in the step after the last slice.
   func testSlicedWorkRunsOneSlicePerStepWithinTheBudget() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
@@ -109,12 +109,33 @@ final class MainThreadPreparationTests: XCTestCase {
       XCTAssertEqual(log.entries, ["a1"])
       driver.runPass()
       XCTAssertEqual(log.entries, ["a1", "a2"])
-      XCTAssertEqual(applied, [])
       driver.runPass()
       XCTAssertEqual(log.entries, ["a1", "a2", "a3"])
+      XCTAssertEqual(applied, [], "the budget is spent")
+      driver.runPass()
       XCTAssertEqual(applied, ["card of a"])
       let s = queue.statistics
-      XCTAssertEqual([s.executed, s.slicesRun, s.pending], [1, 3, 0])
+      XCTAssertEqual([s.executed, s.pending], [1, 0])
+      XCTAssertFalse(driver.isPassRequested)
+    }
+  }
+
+  /// Visible rows' results are made newest row first — the one that stays on screen longest in a fling — as workers
+  /// take them; each is applied before the next is made.
+  func testTheVisibleRowThatAppearedLastIsMadeFirst() {
+    MainActor.assumeIsolated {
+      let (queue, driver, _, log, tile) = Self.queue(budget: .tasks(2))
+      let cells = (0..<3).map { _ in Cell() }
+      for (row, cell) in cells.enumerated() {
+        queue.bind(cell, to: row)
+        queue.addTask(for: cell, at: row, prepare: tile, from: "r\(row)") { cell, tile in cell.shown.append(tile) }
+      }
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["r2"])
+      XCTAssertEqual(cells[2].shown, ["tile of r2"], "applied in the same pass")
+      driver.drain()
+      XCTAssertEqual(log.entries, ["r2", "r1", "r0"])
+      XCTAssertEqual(cells.map(\.shown), [["tile of r0"], ["tile of r1"], ["tile of r2"]])
     }
   }
 
@@ -256,7 +277,26 @@ final class MainThreadPreparationTests: XCTestCase {
       queue.prefetch(tile, from: ["p1"])
       frames.deadline = driver.now + 0.016
       driver.runTrackingPass()
-      XCTAssertEqual(log.entries, ["row", "p1"])
+      XCTAssertEqual(log.entries, ["row"], "its apply, unmeasured, waits for the next frame's start")
+      frames.deadline = driver.now + 0.016
+      driver.runTrackingPass()
+      XCTAssertEqual(log.entries, ["row", "p1"], "measured by the row: 2 ms fit")
+    }
+  }
+
+  /// During a scroll a visible row's making is admitted like a task (probed at a frame's start when unmeasured); a
+  /// prefetch only where its measured cost fits what is left of the frame.
+  func testAVisibleRowsMakingIsAdmittedLikeATaskAPrefetchOnlyWhereItFits() {
+    MainActor.assumeIsolated {
+      let (queue, driver, frames, log, tile) = Self.queue(cost: 0.010)
+      queue.prefetch(tile, from: ["p"])
+      queue.addTask(key: 0, prepare: tile, from: "row") { _ in }
+      frames.deadline = driver.now + 0.016
+      driver.runTrackingPass()
+      XCTAssertEqual(log.entries, ["row"], "10 ms and its margin do not fit the 6 ms left")
+      frames.deadline = driver.now + 0.016
+      driver.runTrackingPass()
+      XCTAssertEqual(log.entries, ["row", "p"])
     }
   }
 
