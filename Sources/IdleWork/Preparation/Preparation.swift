@@ -14,7 +14,7 @@ import Foundation
 /// ```
 ///
 /// The initializers make a preparation whose `prepare` runs on the worker pool, never on the main actor;
-/// ``mainThread(resultBytes:_:)`` and ``mainThread(resultBytes:slices:)`` make one for code that must stay on the
+/// ``mainThread(resultBytes:fileID:line:column:_:)`` and ``mainThread(resultBytes:fileID:line:column:slices:)`` make one for code that must stay on the
 /// main thread, run in the queue's passes.
 ///
 /// Preparations made by the same line of code share results: one written inline in `cellForRowAt` or as a computed
@@ -39,6 +39,9 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   /// - Parameters:
   ///   - resultBytes: a result's size in bytes, for the cache's limit; `nil` counts it by its type (an image its
   ///     bitmap, `Data` its `count`). Called on a worker and on the main thread.
+  ///   - fileID: with `line` and `column`, the place in the code that makes it: its identity. Leave them out.
+  ///   - line: see `fileID`.
+  ///   - column: see `fileID`.
   ///   - prepare: makes the value. `isCancelled()` turns `true` once nothing waits for the result: poll it between
   ///     steps and throw to stop.
   public init(
@@ -54,6 +57,9 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   ///
   /// - Parameters:
   ///   - resultBytes: a result's size in bytes, for the cache's limit; `nil` counts it by its type.
+  ///   - fileID: with `line` and `column`, the place in the code that makes it: its identity. Leave them out.
+  ///   - line: see `fileID`.
+  ///   - column: see `fileID`.
   ///   - prepare: makes the value. It is cancelled as a task once nothing waits for the result, and
   ///     `isCancelled()` turns `true` then too.
   public init(
@@ -74,6 +80,9 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   ///
   /// - Parameters:
   ///   - resultBytes: a result's size in bytes, for the cache's limit; `nil` counts it by its type.
+  ///   - fileID: with `line` and `column`, the place in the code that makes it: its identity. Leave them out.
+  ///   - line: see `fileID`.
+  ///   - column: see `fileID`.
   ///   - prepare: makes the value, on the main thread; throw if it cannot.
   public static func mainThread(
     resultBytes: (@Sendable (Value) -> Int)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
@@ -96,6 +105,9 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   ///
   /// - Parameters:
   ///   - resultBytes: a result's size in bytes, for the cache's limit; `nil` counts it by its type.
+  ///   - fileID: with `line` and `column`, the place in the code that makes it: its identity. Leave them out.
+  ///   - line: see `fileID`.
+  ///   - column: see `fileID`.
   ///   - slices: called on the main thread when the work starts; returns the slice function, which the queue calls
   ///     once per step, with the seconds it may spend, until it returns the value (or throws).
   public static func mainThread(
@@ -116,7 +128,7 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
     self.init(.serial(PreparationIdentity.next()), .synchronous(prepare), resultBytes)
   }
 
-  /// A main-thread preparation with an identity of its own (see ``init(ownIdentity:_:)``).
+  /// A main-thread preparation with an identity of its own (see `init(ownIdentity:_:)`).
   @_spi(IdleWorkObjC)
   public static func mainThread(
     ownIdentity resultBytes: (@Sendable (Value) -> Int)?,
