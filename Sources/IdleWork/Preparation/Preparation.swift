@@ -113,7 +113,9 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   public static func mainThread(
     resultBytes: (@Sendable (Value) -> Int)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
     column: UInt = #column,
-    slices: @escaping @MainActor @Sendable (_ input: Input) -> @MainActor (_ timeRemaining: () -> TimeInterval) throws
+    slices:
+      @escaping @MainActor @Sendable (_ input: Input) ->
+      @MainActor (_ timeRemaining: () -> TimeInterval) throws
       -> Value?
   ) -> Preparation {
     Preparation(.site("\(fileID)", line, column), .mainThread { MainThreadSlices(slices($0)) }, resultBytes)

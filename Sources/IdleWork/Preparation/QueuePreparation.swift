@@ -45,8 +45,9 @@ final class QueuePreparation {
         MainActor.assumeIsolated { (queue?.client as? QueuePreparation)?.dropReleasedCells(of: render) }
       })
     self.line = line
+    // Main-thread renders begun and not finished at most: a visible row's may begin while others wait mid-way.
     mainLine = PreparationLine(
-      pool: WorkerPool(byHand: true), limit: 1, measuresResults: false, wake: queue.scheduler.waker,
+      pool: WorkerPool(byHand: true), limit: 16, measuresResults: false, wake: queue.scheduler.waker,
       checkCells: { _ in })
     // Room for two results per worker: one being prepared, one finished and waiting for a pass.
     let (reserved, overflow) = line.limit.multipliedReportingOverflow(by: 2)

@@ -186,13 +186,18 @@ final class WorkerPool: @unchecked Sendable {
     return .run
   }
 
-  /// The render to run next on the calling thread: one under way, else the one the pick rule chooses (started), with
-  /// whether a visible row's request wants it. `nil` if none waits.
+  /// The render to run next on the calling thread, with whether a visible row's request wants it; `nil` if none
+  /// waits. One under way that nothing waits for comes first (its next slice only ends it); then a visible row's
+  /// under way; then a visible row's the pick rule chooses, started; then any under way (a prefetch's, or a row's
+  /// gone off screen); then the prefetch the pick rule chooses, started.
   func startNextByHand(of line: PreparationLine) -> (render: PreparationRun, isVisible: Bool)? {
     condition.lock()
     defer { condition.unlock() }
-    if let running = line.runningRenders.first { return (running, running.urgent > 0) }
-    guard let render = pickLocked() else { return nil }
+    if let ended = line.runningRenders.first(where: { $0.live == 0 }) { return (ended, false) }
+    if let visible = line.runningRenders.first(where: { $0.urgent > 0 }) { return (visible, true) }
+    let visibleWaits = waiting.contains { $0.line === line && $0.phase == .waiting && $0.urgent > 0 }
+    if !visibleWaits, let running = line.runningRenders.first { return (running, false) }
+    guard let render = pickLocked() else { return line.runningRenders.first.map { ($0, false) } }
     line.running += 1
     line.peakRunning = max(line.peakRunning, line.running)
     return (render, render.urgent > 0)

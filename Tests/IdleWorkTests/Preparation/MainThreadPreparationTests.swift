@@ -284,6 +284,33 @@ final class MainThreadPreparationTests: XCTestCase {
     }
   }
 
+  /// A row whose making is under way, sliced, goes off screen: the row that appears next is made first; the first
+  /// is finished after it, in time no visible row wants, and applied when its cell comes back.
+  func testARowOffScreenMidWayWaitsBehindAVisibleRow() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(budget: .tasks(1)))
+      let log = TextLog()
+      let card = Self.card(log: log)
+      let (first, second) = (Cell(), Cell())
+      queue.bind(first, to: 0)
+      queue.addTask(for: first, at: 0, prepare: card, from: "a") { cell, card in cell.shown.append(card) }
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["a1"])
+      queue.cellDidEndDisplaying(first, at: 0)
+      queue.bind(second, to: 1)
+      queue.addTask(for: second, at: 1, prepare: card, from: "b") { cell, card in cell.shown.append(card) }
+      driver.drain()
+      XCTAssertEqual(log.entries, ["a1", "b1", "b2", "b3", "a2", "a3"])
+      XCTAssertEqual(second.shown, ["card of b"])
+      XCTAssertEqual(first.shown, [], "off screen: its task waits")
+      queue.cellWillDisplay(first, at: 0)
+      driver.drain()
+      XCTAssertEqual(first.shown, ["card of a"])
+      XCTAssertEqual(log.entries.count, 6, "made once")
+    }
+  }
+
   /// During a scroll a visible row's making is admitted like a task (probed at a frame's start when unmeasured); a
   /// prefetch only where its measured cost fits what is left of the frame.
   func testAVisibleRowsMakingIsAdmittedLikeATaskAPrefetchOnlyWhereItFits() {
