@@ -76,7 +76,8 @@ extension IdleQueue {
   ///
   /// A prefetch is not a task: it never evicts, delays or starves a visible row's work. A worker preparation's
   /// prefetch runs after every queue's visible rows, beneath them (the `utility` QoS); a main-thread preparation's
-  /// runs in the time a pass has left once no task wants it, and only if it fits before the next frame. Results go
+  /// runs in the time a pass has left once no visible row wants it, and during a frame only if its measured cost fits
+  /// before the frame's deadline. Results go
   /// to the result cache (``Configuration/resultCacheLimit``). Past the queue's `maximumQueueLength` the farthest of
   /// a call go, then the oldest calls'.
   ///

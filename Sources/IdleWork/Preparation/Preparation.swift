@@ -14,8 +14,8 @@ import Foundation
 /// ```
 ///
 /// The initializers make a preparation whose `prepare` runs on the worker pool, never on the main actor;
-/// ``mainThread(resultBytes:fileID:line:column:_:)`` and ``mainThread(resultBytes:fileID:line:column:slices:)`` make one for code that must stay on the
-/// main thread, run in the queue's passes.
+/// ``mainThread(resultBytes:fileID:line:column:_:)`` and ``mainThread(resultBytes:fileID:line:column:slices:)``
+/// make one for code that must stay on the main thread, run in the queue's passes.
 ///
 /// Preparations made by the same line of code share results: one written inline in `cellForRowAt` or as a computed
 /// property shares with its prefetch. So a result must depend on the input alone: put a size or a style that

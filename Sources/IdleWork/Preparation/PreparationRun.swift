@@ -1,7 +1,7 @@
 import Foundation
 
-/// One preparation — on a worker, or on the main thread in its queue's passes: a `prepare` closure, the requests waiting for its result, and where
-/// it stands. Requests for the same content share one render (see `QueueCore.addPreparedTask`).
+/// One preparation — on a worker, or on the main thread in its queue's passes: a `prepare` closure, the requests
+/// waiting for its result, and where it stands. Requests for the same content share one render.
 ///
 /// `@unchecked Sendable`: the fields marked *guarded by the pool's lock* are read and written only with the
 /// ``WorkerPool``'s lock held (workers and the main thread both reach them); those marked *main thread only*
