@@ -45,14 +45,24 @@ extension QueuePreparation {
   /// Whether a main-thread render waits that some request wants, or one is under way.
   var hasMainThreadWork: Bool { mainLine.pool.hasStartableWork(of: mainLine) }
 
-  func nextMainThreadWork() -> MainThreadWork? {
-    guard let next = mainLine.pool.startNextByHand(of: mainLine) else { return nil }
+  func nextMainThreadWork() -> (work: MainThreadWork, cost: UInt64?)? {
+    guard let next = mainLine.pool.nextByHand(of: mainLine) else { return nil }
     mainThreadRender = next.render
-    return next.isVisible ? .visibleRow : .prefetch
+    return (next.isVisible ? .visibleRow : .prefetch, next.render.content.flatMap { sliceCosts[$0.work] })
+  }
+
+  /// A slice of the render ``nextMainThreadWork()`` picked took `nanoseconds`: its preparation's cost, for the next.
+  func mainThreadSliceTook(_ nanoseconds: UInt64) {
+    guard let identity = lastSliceIdentity else { return }
+    let measured = Double(nanoseconds)
+    sliceCosts[identity] =
+      sliceCosts[identity].map { UInt64(Double($0) + CostPredictor.weight * (measured - Double($0))) }
+      ?? nanoseconds
   }
 
   func runMainThreadSlice(timeRemaining: () -> TimeInterval) {
     guard let render = mainThreadRender else { return }
+    lastSliceIdentity = render.content?.work
     if runSlice(of: render, timeRemaining: timeRemaining) { mainThreadRender = nil }
   }
 }

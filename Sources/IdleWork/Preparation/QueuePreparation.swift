@@ -13,6 +13,10 @@ final class QueuePreparation {
   let mainLine: PreparationLine
   /// The main-thread render the pass picked, whose slices it runs.
   var mainThreadRender: PreparationRun?
+  /// What a slice of each main-thread preparation costs (moving average, nanoseconds), and whose slice ran last:
+  /// a prefetch is admitted by its own preparation's cost, never by another's.
+  var sliceCosts: [PreparationIdentity: UInt64] = [:]
+  var lastSliceIdentity: PreparationIdentity?
   let cache: ResultCache
   /// Renders that have not finished, by content: a task for the same content joins one of these.
   var inFlight: [PreparedContent: PreparationRun] = [:]

@@ -187,20 +187,19 @@ final class WorkerPool: @unchecked Sendable {
   }
 
   /// The render to run next on the calling thread, with whether a visible row's request wants it; `nil` if none
-  /// waits. One under way that nothing waits for comes first (its next slice only ends it); then a visible row's
-  /// under way; then a visible row's the pick rule chooses, started; then any under way (a prefetch's, or a row's
-  /// gone off screen); then the prefetch the pick rule chooses, started.
-  func startNextByHand(of line: PreparationLine) -> (render: PreparationRun, isVisible: Bool)? {
+  /// waits. It is only chosen: ``startByHand(_:)`` starts it once the pass admits it. One under way that nothing
+  /// waits for comes first (its next slice only ends it); then a visible row's under way; then a visible row's the
+  /// pick rule chooses; then any under way (a prefetch's, or a row's gone off screen); then the prefetch the pick
+  /// rule chooses.
+  func nextByHand(of line: PreparationLine) -> (render: PreparationRun, isVisible: Bool)? {
     condition.lock()
     defer { condition.unlock() }
     if let ended = line.runningRenders.first(where: { $0.live == 0 }) { return (ended, false) }
     if let visible = line.runningRenders.first(where: { $0.urgent > 0 }) { return (visible, true) }
-    let visibleWaits = waiting.contains { $0.line === line && $0.phase == .waiting && $0.urgent > 0 }
-    if !visibleWaits, let running = line.runningRenders.first { return (running, false) }
-    guard let render = pickLocked() else { return line.runningRenders.first.map { ($0, false) } }
-    line.running += 1
-    line.peakRunning = max(line.peakRunning, line.running)
-    return (render, render.urgent > 0)
+    let chosen = chooseLocked().map { waiting[$0.index] }
+    if let chosen, chosen.urgent > 0 { return (chosen, true) }
+    if let running = line.runningRenders.first { return (running, false) }
+    return chosen.map { ($0, false) }
   }
 
   /// A render started by hand ended with `outcome`: it arrives as a worker's would.
@@ -365,6 +364,21 @@ final class WorkerPool: @unchecked Sendable {
 
   /// Takes the render ``WorkerPick`` chooses out of line, marking it running, and notes what the choice passed over.
   private func pickLocked() -> PreparationRun? {
+    guard let chosen = chooseLocked() else { return nil }
+    let render = waiting.remove(at: chosen.index)
+    render.phase = .running
+    render.line.wantedWaiting -= 1
+    render.line.runningRenders.append(render)
+    if chosen.isPrefetch {
+      render.startedAsPrefetch = true
+      prefetchesRunning += 1
+      render.line.prefetchesRunning += 1
+    }
+    return render
+  }
+
+  /// The waiting render ``WorkerPick`` chooses, by its index in `waiting`, noting what the choice passed over.
+  private func chooseLocked() -> (index: Int, isPrefetch: Bool)? {
     let paced = isPacingLocked
     let candidates = waiting.map { render -> WorkerPick.Candidate in
       let line = render.line
@@ -381,17 +395,7 @@ final class WorkerPool: @unchecked Sendable {
     let choice = WorkerPick.choose(candidates)
     for index in choice.waitingForTakeIn { waiting[index].line.prefetchWaitsForTakeIn = true }
     prefetchHeldBack = choice.heldBackByPacing
-    guard let chosen = choice.index else { return nil }
-    let render = waiting.remove(at: chosen)
-    render.phase = .running
-    render.line.wantedWaiting -= 1
-    render.line.runningRenders.append(render)
-    if choice.isPrefetch {
-      render.startedAsPrefetch = true
-      prefetchesRunning += 1
-      render.line.prefetchesRunning += 1
-    }
-    return render
+    return choice.index.map { ($0, choice.isPrefetch) }
   }
 
   /// Whether a prefetch of `line` may start now, within the pacing's share of the pool's and the line's workers.

@@ -23,10 +23,12 @@ protocol LaterWorkClient: AnyObject {
   var isAwaitingResults: Bool { get }
   /// Whether work of its own waits to run on the main thread when no task is runnable (main-thread preparations).
   var hasMainThreadWork: Bool { get }
-  /// Picks that work's next piece: `nil` if none.
-  func nextMainThreadWork() -> MainThreadWork?
+  /// Picks that work's next piece, with what a slice of it costs (nanoseconds; `nil`: never measured); `nil` if none.
+  func nextMainThreadWork() -> (work: MainThreadWork, cost: UInt64?)?
   /// Runs one slice of the piece ``nextMainThreadWork()`` picked.
   func runMainThreadSlice(timeRemaining: () -> TimeInterval)
+  /// That slice took `nanoseconds`.
+  func mainThreadSliceTook(_ nanoseconds: UInt64)
   /// A pass begins: take in what arrived.
   func takeInArrivals()
   /// A pass ended (or none was needed).

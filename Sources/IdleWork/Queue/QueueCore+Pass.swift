@@ -129,10 +129,11 @@ extension QueueCore {
     guard let next = client.nextMainThreadWork() else { return false }
     let driver = scheduler.driver
     let now = driver.nanoseconds
+    // Its cost is its own preparation's measure (the predictor's `.mainPreparation` average stays unmeasured).
     let input = PassPlanner.Input(
-      kind: kind, candidate: PassPlanner.Candidate(costKind: .mainPreparation, estimate: nil),
+      kind: kind, candidate: PassPlanner.Candidate(costKind: .mainPreparation, estimate: next.cost),
       predictor: predictor, own: own, now: now, frame: frameClock?.read(now: now), scrolling: scrolling)
-    switch next == .visibleRow ? PassPlanner.next(input) : PassPlanner.nextInSlack(input) {
+    switch next.work == .visibleRow ? PassPlanner.next(input) : PassPlanner.nextInSlack(input) {
     case .run: break
     case .wait(let nanoseconds):
       waitsForDeadline = nanoseconds
@@ -140,7 +141,7 @@ extension QueueCore {
     case .end, .passOver: return false
     }
     let duration = measuring(own) { look in client.runMainThreadSlice(timeRemaining: look) }
-    predictor.record(.mainPreparation, duration: duration)
+    client.mainThreadSliceTook(duration)
     own.recordTask()
     return true
   }

@@ -15,7 +15,8 @@ struct CostPredictor {
     case cellTask = 2
     /// The main-thread half of a prepared task: applying a result prepared off the main thread.
     case apply = 3
-    /// A step of a main-thread preparation: a slice of its work (and, with the last, its apply).
+    /// A slice of a main-thread preparation: predicted by its own preparation's measure, given as the estimate
+    /// (this average is never recorded, so a preparation never measured is unknown).
     case mainPreparation = 4
   }
 

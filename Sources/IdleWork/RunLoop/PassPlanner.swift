@@ -88,8 +88,14 @@ enum PassPlanner {
       return .wait(min(retryIn, UInt64(max(nextFrameIn ?? Int64(retryIn), 0))))
     case .frame(let timeLeft, let length)?:
       if input.predictor.knows(candidate.costKind, estimate: candidate.estimate) {
-        return FrameAdmission.fits(predicted: predicted, timeLeft: timeLeft)
-          ? .run(probes: false) : .wait(UInt64(max(timeLeft, 0)))
+        if FrameAdmission.fits(predicted: predicted, timeLeft: timeLeft) { return .run(probes: false) }
+        // A slice longer than any frame would wait forever while its own pending keeps the frames coming: it runs
+        // as such a task does, first in an idle pass at a frame's start, costing that frame.
+        let startsFrame = input.kind == .idle && input.own.tasksRun == 0 && timeLeft >= Int64(length / 2)
+        guard length > 0, FrameAdmission.neverFits(predicted: predicted, frameLength: length), startsFrame else {
+          return .wait(UInt64(max(timeLeft, 0)))
+        }
+        return .run(probes: false)
       }
       // Unmeasured (a visible row's step of the same kind usually measures it first): probed at a known frame's
       // start in an idle pass, as a task would be, so that a display link ticking for it does not wait forever.

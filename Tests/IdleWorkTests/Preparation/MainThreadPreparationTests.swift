@@ -311,6 +311,84 @@ final class MainThreadPreparationTests: XCTestCase {
     }
   }
 
+  /// A prefetch the pass chose but did not admit (it did not fit the frame) keeps no place: prefetches asked for
+  /// `first` later still go before it.
+  func testAPrefetchNotAdmittedKeepsNoPlaceBeforeLaterFirstOnes() {
+    MainActor.assumeIsolated {
+      let (queue, driver, frames, log, tile) = Self.queue(budget: .tasks(1))
+      queue.prefetch(tile, from: ["a", "b"])
+      frames.deadline = driver.now + 0.012
+      driver.runTrackingPass()  // unmeasured: not during a scroll
+      XCTAssertEqual(log.entries, [])
+      queue.prefetch(tile, from: ["landing"], first: true)
+      frames.deadline = nil
+      driver.drain()
+      XCTAssertEqual(log.entries, ["landing", "a", "b"])
+    }
+  }
+
+  /// A visible row whose making the pass did not admit keeps no place before rows that appeared after it: the
+  /// newest is still made first.
+  func testAVisibleRowNotAdmittedKeepsNoPlaceBeforeNewerRows() {
+    MainActor.assumeIsolated {
+      let (queue, driver, frames, log, tile) = Self.queue(budget: .tasks(1), cost: 0.004)
+      queue.addTask(key: "m", prepare: tile, from: "measure") { _ in }
+      driver.drain()  // measured: 4 ms
+      let cells = (0..<3).map { _ in Cell() }
+      queue.bind(cells[0], to: 0)
+      queue.addTask(for: cells[0], at: 0, prepare: tile, from: "r0") { _, _ in }
+      frames.deadline = driver.now + 0.003
+      driver.runTrackingPass()  // 4 ms do not fit 3 ms: it waits
+      XCTAssertEqual(log.entries, ["measure"])
+      for row in 1..<3 {
+        queue.bind(cells[row], to: row)
+        queue.addTask(for: cells[row], at: row, prepare: tile, from: "r\(row)") { _, _ in }
+      }
+      frames.deadline = nil
+      driver.drain()
+      XCTAssertEqual(log.entries, ["measure", "r2", "r1", "r0"])
+    }
+  }
+
+  /// A prefetch whose measured slice is longer than any frame is not starved while the frames keep coming (its own
+  /// pending keeps the clock running): it runs first in an idle pass at a frame's start, and passes stop after it.
+  func testAPrefetchLongerThanAnyFrameRunsAtAFramesStart() {
+    MainActor.assumeIsolated {
+      let (queue, driver, frames, log, tile) = Self.queue(cost: 0.020)
+      queue.prefetch(tile, from: ["p1"])
+      driver.drain()  // measured with no frame pending: 20 ms
+      XCTAssertEqual(log.entries, ["p1"])
+      queue.prefetch(tile, from: ["p2"])
+      let frame = 1.0 / 60
+      for _ in 0..<30 {
+        frames.deadline = (driver.now / frame).rounded(.down) * frame + frame
+        if driver.isPassRequested { driver.runPass() }
+        driver.advance(by: frame)
+      }
+      XCTAssertEqual(log.entries, ["p1", "p2"])
+      XCTAssertFalse(driver.isPassRequested)
+    }
+  }
+
+  /// A prefetch is admitted by its own preparation's measured cost: a cheap preparation's measure does not let an
+  /// expensive one, never measured, into a frame during a scroll.
+  func testAPrefetchIsAdmittedByItsOwnPreparationsCost() {
+    MainActor.assumeIsolated {
+      let (queue, driver, frames, log, cheap) = Self.queue(cost: 0.001)
+      let expensive = Preparation.mainThread { (name: String) in
+        log.append("big \(name)")
+        driver.advance(by: 0.010)
+        return name
+      }
+      queue.addTask(key: 0, prepare: cheap, from: "row") { _ in }
+      driver.drain()
+      queue.prefetch(expensive, from: ["p"])
+      frames.deadline = driver.now + 0.006
+      driver.runTrackingPass()
+      XCTAssertEqual(log.entries, ["row"], "unmeasured, it waits")
+    }
+  }
+
   /// During a scroll a visible row's making is admitted like a task (probed at a frame's start when unmeasured); a
   /// prefetch only where its measured cost fits what is left of the frame.
   func testAVisibleRowsMakingIsAdmittedLikeATaskAPrefetchOnlyWhereItFits() {

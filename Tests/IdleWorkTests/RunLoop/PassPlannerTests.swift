@@ -161,6 +161,15 @@ final class PassPlannerTests: XCTestCase {
     XCTAssertEqual(slack(.tracking, frame: left(2.2)), .wait(2_200_000))
   }
 
+  /// Measured longer than any frame, a slice runs first in an idle pass at a frame's start (costing it), never
+  /// during a scroll or late in a frame.
+  func testSlackRunsASliceLongerThanAnyFrameOnlyAtAnIdleFramesStart() {
+    XCTAssertEqual(slack(measured: 20 * Self.ms), .run(probes: false))
+    XCTAssertEqual(slack(.tracking, measured: 20 * Self.ms), .wait(Self.frame60))
+    XCTAssertEqual(slack(frame: left(5), measured: 20 * Self.ms), .wait(5_000_000))
+    XCTAssertEqual(slack(frame: left(5), measured: 10 * Self.ms), .wait(5_000_000), "10 ms fits a frame: it waits")
+  }
+
   /// Unmeasured, a slice never runs during a scroll's frame, nor late in a frame; an idle pass at a frame's start
   /// probes it.
   func testSlackProbesAnUnmeasuredSliceOnlyAtAnIdleFramesStart() {
