@@ -71,8 +71,9 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   }
 
   /// Creates a preparation whose work runs on the main thread, for code that is not thread-safe (old drawing code,
-  /// UIKit): in the queue's passes, within its budget and between frames, like any task. Prefetches run only in
-  /// time no visible row's work wants, nearest first.
+  /// UIKit): in the queue's passes, within its budget and between frames, like any task — the visible row that
+  /// appeared last first. Prefetches run only in time no visible row's work wants, nearest first, and during a
+  /// frame only if this preparation's measured cost fits the time left.
   ///
   /// ```swift
   /// let tile = Preparation.mainThread { (photo: Photo) in LegacyRenderer.draw(photo) }
