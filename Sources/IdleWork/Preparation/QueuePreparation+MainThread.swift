@@ -4,9 +4,9 @@ import Foundation
 /// thread-safe. They live on a line of their own (``QueuePreparation/mainLine``), so sharing, the cache, staleness,
 /// prefetching and the accounting are a worker render's; only where the work runs differs.
 ///
-/// They run when a pass finds no runnable task, a slice at a time, in the order workers take renders
-/// (``WorkerPick``): a render under way first, then the visible row that appeared last (it stays on screen longest),
-/// then prefetches, nearest first. A visible row's is admitted like a task, within the pass budget and the frame
+/// They run when a pass finds no runnable task, a slice at a time (``WorkerPool/nextByHand(of:)`` says the order):
+/// visible rows' first, the one that appeared last first (it stays on screen longest), then renders under way for
+/// rows gone off screen, then prefetches, nearest first. A visible row's is admitted like a task, within the pass budget and the frame
 /// admission; a prefetch's only in time it cannot cost a frame (``PassPlanner/nextInSlack(_:)``). Results are
 /// applied by their tasks, which the pass runs before the next slice.
 extension QueuePreparation {

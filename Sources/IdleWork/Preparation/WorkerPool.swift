@@ -156,8 +156,8 @@ final class WorkerPool: @unchecked Sendable {
   // MARK: Main-thread renders
 
   // A queue's main-thread preparations live in a pool of their own made `byHand`, so that the bookkeeping of
-  // workers' renders (waiting, wanted, dropped, cancelled, arrived) serves them unchanged; the queue's passes run
-  // them, a slice at a time, with these three calls.
+  // workers' renders (waiting, wanted, dropped, cancelled, arrived) serves them unchanged; the queue's passes
+  // choose, start and finish them with the calls below.
 
   /// What a render started by hand may do now.
   enum ByHand {
@@ -177,10 +177,7 @@ final class WorkerPool: @unchecked Sendable {
     guard render.phase == .waiting, render.wanted > 0, !render.line.isClosed,
       let index = waiting.firstIndex(where: { $0 === render })
     else { return .none }
-    waiting.remove(at: index)
-    render.phase = .running
-    render.line.wantedWaiting -= 1
-    render.line.runningRenders.append(render)
+    markRunningLocked(waiting.remove(at: index))
     render.line.running += 1
     render.line.peakRunning = max(render.line.peakRunning, render.line.running)
     return .run
@@ -365,15 +362,21 @@ final class WorkerPool: @unchecked Sendable {
   /// Takes the render ``WorkerPick`` chooses out of line, marking it running, and notes what the choice passed over.
   private func pickLocked() -> PreparationRun? {
     guard let chosen = chooseLocked() else { return nil }
-    let render = waiting.remove(at: chosen.index)
-    render.phase = .running
-    render.line.wantedWaiting -= 1
-    render.line.runningRenders.append(render)
+    let render = markRunningLocked(waiting.remove(at: chosen.index))
     if chosen.isPrefetch {
       render.startedAsPrefetch = true
       prefetchesRunning += 1
       render.line.prefetchesRunning += 1
     }
+    return render
+  }
+
+  /// A render taken out of `waiting` is running. Lock held.
+  @discardableResult
+  private func markRunningLocked(_ render: PreparationRun) -> PreparationRun {
+    render.phase = .running
+    render.line.wantedWaiting -= 1
+    render.line.runningRenders.append(render)
     return render
   }
 
