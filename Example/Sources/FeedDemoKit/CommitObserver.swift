@@ -1,13 +1,15 @@
 import CoreFoundation
 
 /// Core Animation's commit, simulated: a `kCFRunLoopBeforeWaiting` observer at order 2,000,000 in the
-/// common modes that does a frame's layout/commit work (real CPU, a fixed cost per frame) and records
-/// when the commit ended. A frame is dropped when its commit ends after the next vsync.
+/// common modes that lays out (the table's `layoutSubviews`: ``onLayout``), does a frame's render work (real CPU
+/// work, a fixed number of kernel rounds that varies from frame to frame) and records when the commit ended. A
+/// frame is dropped when its commit ends after the next vsync.
 ///
 /// The order is what makes observer placement testable: Texture's queue (order 0) runs *before* the commit
 /// and delays the frame being built; IdleWork (2,100,000) and DWU (`Int.max - 999`) run after it.
 ///
-/// Every BeforeWaiting, frame or not, is also Core Animation's implicit transaction: first the display pass
+/// Every BeforeWaiting, frame or not, is also Core Animation's implicit transaction: first the layout pass
+/// (``onLayout``: `cellForRow` for the rows a frame's scroll brought in, as UIKit runs it), then the display pass
 /// (`-display` of every layer that called `setNeedsDisplay` since the last one: ``setNeedsDisplay(_:_:)``),
 /// then ``onTransaction`` (the feed copies each image set since the previous commit, as the commit copies a
 /// new bitmap to the render server), then the frame's own commit work if a frame is pending.
@@ -24,13 +26,20 @@ final class CommitObserver {
     let afterResume: Bool
   }
 
-  /// The commit work per frame, in nanoseconds.
+  /// The commit work per frame on average, in nanoseconds (when the kernel was timed).
   let commitNanos: UInt64
+  /// The kernel rounds of an average frame's commit work: timed once, so a frame whose thread is preempted takes
+  /// longer, as a real commit does.
+  let commitIterations: Int
+  /// How much a frame's work varies: each frame does between 1 − this and 1 + this times the average.
+  nonisolated static let variation = 0.2
   /// Called after each commit with the frame's vsync tick, its start, the commit's end, and whether it is
   /// the first frame since the link resumed.
   var onCommit: (@MainActor (_ tick: Int64, _ start: UInt64, _ end: UInt64, _ afterResume: Bool) -> Void)?
   /// Called at every commit, before the frame's work: the transaction's share (copying applied images).
   var onTransaction: (@MainActor () -> Void)?
+  /// Called at every commit first: the layout pass (`layoutSubviews`, where the table calls `cellForRow`).
+  var onLayout: (@MainActor () -> Void)?
   private var pending: Pending?
   /// Layers waiting for the display pass, in the order they asked (each once per pass).
   private var needsDisplay: [(key: AnyHashable, display: @MainActor () -> Void)] = []
@@ -41,6 +50,7 @@ final class CommitObserver {
   /// Installs the observer on the main run loop.
   init(commitNanos: UInt64) {
     self.commitNanos = commitNanos
+    commitIterations = commitNanos == 0 ? 0 : CPUWork.iterations(forMicroseconds: Double(commitNanos) / 1000)
     let observer = CFRunLoopObserverCreateWithHandler(
       nil, CFRunLoopActivity.beforeWaiting.rawValue, true, CFIndex(CommitObserver.order)
     ) { [weak self] _, _ in
@@ -60,14 +70,23 @@ final class CommitObserver {
   /// skip that turn's BeforeWaiting, which a mach-port source on iOS does not, so the frame is committed
   /// before the next one is built rather than never.
   func flush() {
+    onLayout?()
     runDisplayPass()
     onTransaction?()
     guard let frame = pending else { return }
     pending = nil
-    let begin = Clock.now
-    sink &+= CPUWork.run(forNanoseconds: commitNanos, seed: begin)
+    sink &+= CPUWork.run(iterations: Self.iterations(commitIterations, tick: frame.tick), seed: UInt64(frame.tick))
     let end = Clock.now
     onCommit?(frame.tick, frame.start, end, frame.afterResume)
+  }
+
+  /// The kernel rounds of frame `tick`'s work: `average` times a factor within ±``variation``, the same for the
+  /// same tick in every strategy's run.
+  nonisolated static func iterations(_ average: Int, tick: Int64) -> Int {
+    var x = UInt64(bitPattern: tick) &* 0x9E37_79B9_7F4A_7C15
+    x ^= x >> 29
+    let unit = Double(x % 10_000) / 10_000  // 0..<1
+    return Int((Double(average) * (1 - variation + 2 * variation * unit)).rounded())
   }
 
   /// `-[CALayer setNeedsDisplay]`: `display` runs in the next commit's display pass (once, however often
@@ -95,5 +114,6 @@ final class CommitObserver {
     needsDisplay = []
     needsDisplayKeys = []
     onTransaction = nil
+    onLayout = nil
   }
 }

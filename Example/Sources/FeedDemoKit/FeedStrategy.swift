@@ -166,13 +166,19 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// draw on the main thread, one node per run-loop turn (the render queue), before they appear; a visible node
   /// without contents draws in the commit's display pass.
   case textureSyncRanges
+  /// Diagnostic: `idleWorkPreparePrefetch` with a frame clock that always says a whole frame is left while the
+  /// list moves, so nothing is held back for a deadline: what frame admission costs in blank time and saves in
+  /// dropped frames.
+  case idleWorkPreparePrefetchRoomy
+  /// Diagnostic: `idleWorkPrepare` with that clock.
+  case idleWorkPrepareRoomy
 
   /// Whether the strategy draws off the main thread (the apply is on it).
   var isBackground: Bool {
     switch self {
     case .yyAsyncLayer, .textureAsync, .asyncDraw, .msCachedAsync, .workItem, .noGuardBackground, .idleWorkPrepare,
       .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch,
-      .yyAsyncLayerLabel, .workItemCareless, .textureAsyncPrefetch, .msCachedAsyncPrefetch:
+      .idleWorkPreparePrefetchRoomy, .idleWorkPrepareRoomy, .yyAsyncLayerLabel, .workItemCareless, .textureAsyncPrefetch, .msCachedAsyncPrefetch:
       return true
     default: return false
     }
@@ -222,6 +228,9 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .idleWorkMainPrefetchLanding:
       return IdleWorkStrategy(variant: .mainThreadPrepare(landing: true), prefetching: true)
     case .textureSyncRanges: return TextureAsyncDisplayStrategy(ranges: true, synchronous: true)
+    case .idleWorkPreparePrefetchRoomy:
+      return IdleWorkStrategy(variant: .prepare(workers: nil), prefetching: true, roomyClock: true)
+    case .idleWorkPrepareRoomy: return IdleWorkStrategy(variant: .prepare(workers: nil), roomyClock: true)
     }
   }
 
@@ -303,6 +312,10 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .textureSyncRanges:
       return
         "Texture ranges, displaysAsynchronously NO: display-range nodes draw on the main thread via the render queue (one a turn), visible ones without contents in the commit's display pass"
+    case .idleWorkPreparePrefetchRoomy:
+      return "diagnostic: idleWorkPreparePrefetch with a frame clock that always has a whole frame left while scrolling"
+    case .idleWorkPrepareRoomy:
+      return "diagnostic: idleWorkPrepare with a frame clock that always has a whole frame left while scrolling"
     }
   }
 }

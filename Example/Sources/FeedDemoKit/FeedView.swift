@@ -36,6 +36,7 @@ final class FeedView {
     self.offset = offset
     self.ledger = ledger
     displayLink.commit.onTransaction = { [weak self] in self?.commitTransaction() }
+    displayLink.commit.onLayout = { [weak self] in self?.layoutIfNeeded() }
   }
 
   /// Rows prefetched (``prefetchRows(_:in:)`` called) and not yet shown or cancelled.
@@ -136,18 +137,32 @@ final class FeedView {
 
   // MARK: Frames
 
-  /// One display-link frame: advance the scroll, lay out (`cellForRow` for entering rows). Returns whether
-  /// another frame is needed (only while scrolling: fades run in the render server).
+  /// One display-link frame: the scroll view's animation advances the offset, and the table needs layout. Returns
+  /// whether another frame is needed (only while scrolling: fades run in the render server). As on iOS, the rows
+  /// are laid out (`didEndDisplaying`, `cellForRow`, the prefetch window) later in the same turn, in the commit's
+  /// layout pass (``layoutIfNeeded()``), not in the link's callback.
   func frame(at start: UInt64) -> Bool {
     if let motion {
       let (position, finished) = motion.offset(at: start)
       if finished { self.motion = nil }
-      scroll(to: position)
-      recorder.sampleBlank(at: Clock.now, blank: blankCells)
-      recorder.sampleVisible(at: Clock.now, rows: visibleRows)
-      ledger.sampleThreads()
+      offset = min(max(0, position), model.maximumOffset)
+      needsLayout = true
     }
     return isScrolling
+  }
+
+  /// Whether the offset moved since the last layout pass.
+  private var needsLayout = false
+
+  /// `UITableView`'s `layoutSubviews` from Core Animation's commit (``CommitObserver/onLayout``): lays the rows out
+  /// at the offset the last frame set, if it moved.
+  func layoutIfNeeded() {
+    guard needsLayout else { return }
+    needsLayout = false
+    scroll(to: offset)
+    recorder.sampleBlank(at: Clock.now, blank: blankCells)
+    recorder.sampleVisible(at: Clock.now, rows: visibleRows)
+    ledger.sampleThreads()
   }
 
   /// The visible rows' data changed and they are reconfigured in place, as UIKit's `reconfigureRows(at:)`

@@ -56,10 +56,15 @@ final class IdleWorkStrategy: FeedStrategy {
   private let mainTileCost = TileCost()
   private(set) lazy var mainTileDraw = Self.tileDraw(cost: mainTileCost)
 
+  /// Whether the frame clock always says a whole frame is left while the link runs: a diagnostic that shows what
+  /// frame admission costs (the same queue with nothing held back for the deadline).
+  private let roomyClock: Bool
+
   /// Creates the strategy for `variant`, prefetching or not.
-  init(variant: Variant, prefetching: Bool = false) {
+  init(variant: Variant, prefetching: Bool = false, roomyClock: Bool = false) {
     self.variant = variant
     self.prefetching = prefetching
+    self.roomyClock = roomyClock
   }
 
   var prefetches: Bool { prefetching }
@@ -100,6 +105,11 @@ final class IdleWorkStrategy: FeedStrategy {
     case .scrollingFeed, .scrollingFeedWhole, .mainThreadPrepare:
       // The simulated CADisplayLink's targetTimestamp - now: what the preset reads on iOS.
       configuration = .scrollingFeed(timeUntilNextFrame: { [weak displayLink] in displayLink?.timeUntilNextFrame })
+    case .prepare(let workers) where roomyClock:
+      configuration = .scrollingFeed(timeUntilNextFrame: { [weak displayLink] in
+        displayLink.flatMap { $0.isRunning ? Double($0.period) / 1e9 : nil }
+      })
+      if let workers { configuration.workers = workers }
     case .prepare(let workers):
       configuration = .scrollingFeed(timeUntilNextFrame: { [weak displayLink] in displayLink?.timeUntilNextFrame })
       if let workers { configuration.workers = workers }

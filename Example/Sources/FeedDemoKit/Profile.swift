@@ -32,6 +32,10 @@ public enum Profile: String, CaseIterable, Sendable {
   /// ``WorkItemPrefetchStrategy/cacheLimit``): the caches evict, and `peakResultBytes` shows whether each
   /// strategy stays within its limit (`resultByteLimit` in the JSON). In the full sweep (`--full`).
   case photos
+  /// `heavy`'s draws and commit, no fling: a steady 3 s drag at 20 rows/s begun before the first screen filled.
+  /// Every row fills while the finger moves, each apply competing with a half-period commit for the frame's time
+  /// (a fling passes its rows too fast to fill, and its screen fills at rest, with no frame to fit).
+  case drag
 
   /// The numbers that make up the profile.
   var settings: ProfileSettings {
@@ -65,6 +69,11 @@ public enum Profile: String, CaseIterable, Sendable {
         rowHeight: 135, drawPasses: 1, commitFraction: 0.25, flingRows: 40.4, backRows: 40)
       settings.imagePixels = 512
       return settings
+    case .drag:
+      var settings = ProfileSettings(rowHeight: 135, drawPasses: 3, commitFraction: 0.5, flingRows: 0, backRows: 0)
+      settings.dragRowsPerSecond = 20
+      settings.dragSeconds = 3
+      return settings
     }
   }
 
@@ -73,8 +82,11 @@ public enum Profile: String, CaseIterable, Sendable {
     let s = settings
     var text =
       "\(Int(s.rowHeight)) pt rows, draw ×\(s.drawPasses), commit \(Int(s.commitFraction * 100))% of the period"
-    text += ", fling \(fmt(s.flingRows, 1)) rows down"
+    if s.flingRows > 0 { text += ", fling \(fmt(s.flingRows, 1)) rows down" }
     if s.backRows > 0 { text += " then \(fmt(s.backRows, 0)) up" }
+    if let speed = s.dragRowsPerSecond, let seconds = s.dragSeconds {
+      text += ", a steady drag at \(fmt(speed, 0)) rows/s for \(fmt(seconds, 0)) s"
+    }
     if s.imagePixels != ImageRasterizer.pixelSize {
       let megabytes = Double(ImageRasterizer.byteCount(pixels: s.imagePixels)) / Double(1 << 20)
       text += ", \(s.imagePixels)×\(s.imagePixels) px images (\(fmt(megabytes, 1)) MiB each)"
@@ -109,6 +121,10 @@ public struct ProfileSettings: Sendable {
   /// Side of each image's bitmap in pixels: ``ImageRasterizer/pixelSize`` (85 pt at 3×, 260 KB), or 512 in
   /// `photos` (1 MiB, a photo decoded for display; the draw costs in proportion to the pixels).
   var imagePixels = ImageRasterizer.pixelSize
+  /// The speed in rows per second and the length in seconds of a drag that is the profile's motion, begun as the
+  /// first screen loads (`nil`: none).
+  var dragRowsPerSecond: Double?
+  var dragSeconds: Double?
 
   /// The content version the visible rows show at the fill: 1 after a reload that changed them, else 0.
   var versionAtFill: Int { reloads && !reloadKeepsContent ? 1 : 0 }

@@ -51,7 +51,12 @@ struct ScenarioRunner {
     recorder.begin(.fling, at: Clock.now)
     recorder.sampleBlank(at: Clock.now, blank: feed.blankCells)
     recorder.sampleVisible(at: Clock.now, rows: feed.visibleRows)
-    fling(rows: p.flingRows, model: model, feed: feed, gate: gate)
+    if p.flingRows > 0 { fling(rows: p.flingRows, model: model, feed: feed, gate: gate) }
+    if let rowsPerSecond = p.dragRowsPerSecond, let seconds = p.dragSeconds {
+      // The profile's motion is a drag begun before the first screen filled: its rows fill while it moves.
+      feed.begin(.drag(speed: rowsPerSecond * model.rowHeight, duration: seconds))
+      gate.run(mode: RunLoopModes.trackingCF, timeout: seconds + 5) { !feed.isScrolling }
+    }
     if p.backRows > 0 {
       recorder.end(at: Clock.now)
       recorder.begin(.flingBack, at: Clock.now)
@@ -145,7 +150,8 @@ struct ScenarioRunner {
   nonisolated static func rowsAtStop(_ profile: Profile, seed: UInt64) -> ClosedRange<Int> {
     let p = profile.settings
     let model = FeedModel.make(p, seed: seed)
-    let offset = min(max(0, (p.flingRows - p.backRows) * model.rowHeight), model.maximumOffset)
+    let dragRows = (p.dragRowsPerSecond ?? 0) * (p.dragSeconds ?? 0)
+    let offset = min(max(0, (p.flingRows - p.backRows + dragRows) * model.rowHeight), model.maximumOffset)
     return model.visibleRows(atOffset: offset)
   }
 

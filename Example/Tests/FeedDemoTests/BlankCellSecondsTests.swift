@@ -81,6 +81,7 @@ final class BlankCellSecondsTests: XCTestCase {
     recorder.sampleBlank(at: Clock.now, blank: feed.blankCells)
     feed.begin(.fling(velocity: 20_000, rate: 0.99, stopVelocity: 50))
     _ = feed.frame(at: Clock.now + 10_000_000_000)  // past the fling's end: it lands ~15 rows down
+    feed.layoutIfNeeded()  // the commit's layout pass
     XCTAssertFalse(feed.isScrolling)
     Thread.sleep(forTimeInterval: holdSeconds)
     recorder.end(at: Clock.now)
