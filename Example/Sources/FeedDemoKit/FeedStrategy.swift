@@ -166,13 +166,22 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// draw on the main thread, one node per run-loop turn (the render queue), before they appear; a visible node
   /// without contents draws in the commit's display pass.
   case textureSyncRanges
+  /// A careful GCD user's `workItem`: visible draws on the `userInitiated` global queue, a draw that checks
+  /// `isCancelled` between its passes, `didEndDisplaying` cancelling running items too (unless another cell
+  /// waits for the image), one item per image shared by the cells that need it.
+  case workItemCareful
+  /// `workItemCareful` with prefetching: items started in `prefetchRowsAt` at `utility` (re-submitted at
+  /// `userInitiated` when a visible row needs one not yet started), cancelled, running or not, in
+  /// `cancelPrefetchingForRowsAt`; results cached (32 MB, the oldest out) as `workItemPrefetch`'s.
+  case workItemCarefulPrefetch
 
   /// Whether the strategy draws off the main thread (the apply is on it).
   var isBackground: Bool {
     switch self {
     case .yyAsyncLayer, .textureAsync, .asyncDraw, .msCachedAsync, .workItem, .noGuardBackground, .idleWorkPrepare,
       .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch,
-      .yyAsyncLayerLabel, .workItemCareless, .textureAsyncPrefetch, .msCachedAsyncPrefetch:
+      .yyAsyncLayerLabel, .workItemCareless, .textureAsyncPrefetch, .msCachedAsyncPrefetch, .workItemCareful,
+      .workItemCarefulPrefetch:
       return true
     default: return false
     }
@@ -222,6 +231,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .idleWorkMainPrefetchLanding:
       return IdleWorkStrategy(variant: .mainThreadPrepare(landing: true), prefetching: true)
     case .textureSyncRanges: return TextureAsyncDisplayStrategy(ranges: true, synchronous: true)
+    case .workItemCareful: return CarefulWorkItemStrategy()
+    case .workItemCarefulPrefetch: return CarefulWorkItemStrategy(prefetching: true)
     }
   }
 
@@ -303,6 +314,12 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .textureSyncRanges:
       return
         "Texture ranges, displaysAsynchronously NO: display-range nodes draw on the main thread via the render queue (one a turn), visible ones without contents in the commit's display pass"
+    case .workItemCareful:
+      return
+        "DispatchWorkItem per image at userInitiated, isCancelled checked between passes, running items cancelled in didEndDisplaying unless another cell waits, index-path check"
+    case .workItemCarefulPrefetch:
+      return
+        "workItemCareful plus prefetches at utility (re-submitted at userInitiated when a visible row needs one not started), cancelled running or not in cancelPrefetchingForRowsAt, 32 MB cache"
     }
   }
 }
