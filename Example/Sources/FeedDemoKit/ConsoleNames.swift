@@ -42,6 +42,8 @@ extension StrategyKind {
     "textureSyncRanges": "Texture ranges, synchronous display",
     "workItemCareful": "DispatchWorkItem, careful",
     "workItemCarefulPrefetch": "DispatchWorkItem, careful, prefetching",
+    "nukePipeline": "Nuke-like pipeline",
+    "nukePrefetch": "Nuke-like, prefetching",
   ]
 
   /// The markdown report's name: the README's, then the identifier `--strategies` and the JSON use.

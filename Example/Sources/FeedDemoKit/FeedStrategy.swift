@@ -174,6 +174,14 @@ enum StrategyKind: String, CaseIterable, Sendable {
   /// `userInitiated` when a visible row needs one not yet started), cancelled, running or not, in
   /// `cancelPrefetchingForRowsAt`; results cached (32 MB, the oldest out) as `workItemPrefetch`'s.
   case workItemCarefulPrefetch
+  /// An image library's pipeline modelled on Nuke's `ImagePipeline` and `NukeExtensions.loadImage(with:into:)`:
+  /// a 32 MB memory cache read in `cellForRow`, one task per image shared by its requests at their highest
+  /// priority, draws on a priority queue of 2, a task per image view cancelled on reuse, main-queue completions.
+  case nukePipeline
+  /// `nukePipeline` with Nuke's `ImagePrefetcher` driven by the table's prefetching: at most 2 prefetches at
+  /// once at `.low` (`utility`), skipping cached or prefetching images, joined by display requests,
+  /// `stopPrefetching` in the cancel.
+  case nukePrefetch
 
   /// Whether the strategy draws off the main thread (the apply is on it).
   var isBackground: Bool {
@@ -181,7 +189,7 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .yyAsyncLayer, .textureAsync, .asyncDraw, .msCachedAsync, .workItem, .noGuardBackground, .idleWorkPrepare,
       .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch,
       .yyAsyncLayerLabel, .workItemCareless, .textureAsyncPrefetch, .msCachedAsyncPrefetch, .workItemCareful,
-      .workItemCarefulPrefetch:
+      .workItemCarefulPrefetch, .nukePipeline, .nukePrefetch:
       return true
     default: return false
     }
@@ -233,6 +241,8 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .textureSyncRanges: return TextureAsyncDisplayStrategy(ranges: true, synchronous: true)
     case .workItemCareful: return CarefulWorkItemStrategy()
     case .workItemCarefulPrefetch: return CarefulWorkItemStrategy(prefetching: true)
+    case .nukePipeline: return NukeLikeStrategy()
+    case .nukePrefetch: return NukeLikeStrategy(prefetching: true)
     }
   }
 
@@ -320,6 +330,12 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .workItemCarefulPrefetch:
       return
         "workItemCareful plus prefetches at utility (re-submitted at userInitiated when a visible row needs one not started), cancelled running or not in cancelPrefetchingForRowsAt, 32 MB cache"
+    case .nukePipeline:
+      return
+        "Nuke-like pipeline: 32 MB LRU memory cache read in cellForRow, coalesced tasks at their subscribers' highest priority, draws on a priority queue of 2, a task per view cancelled on reuse, main.async completion"
+    case .nukePrefetch:
+      return
+        "nukePipeline plus ImagePrefetcher: 2 prefetches at once at .low (utility), cached or prefetching images skipped, stopPrefetching in the cancel"
     }
   }
 }
