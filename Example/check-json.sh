@@ -7,9 +7,11 @@
 # (noGuard) shows stale executions in the reload profile, and that the known-bad main-thread baselines and
 # the canaries fail the metrics built to catch them — each only where the document holds the data (a
 # strategy, profile or section that was not run is not checked). The background peers (yyAsyncLayer,
-# yyAsyncLayerLabel, textureAsync, asyncDraw, msCachedAsync, workItem, workItemPrefetch) are ports of real
-# libraries as their users write them: none is required to fail anything, so a more faithful port cannot
-# fail CI; only canaries (noGuard, noGuardBackground, workItemCareless) prove the background metrics can fail:
+# yyAsyncLayerLabel, textureAsync, asyncDraw, msCachedAsync, workItem, workItemPrefetch, workItemCareful,
+# workItemCarefulPrefetch, nukePipeline, nukePrefetch) are ports of real libraries as their users write them
+# (the last four the strongest a careful developer would pick): none is required to fail anything, so a more
+# faithful port cannot fail CI; only canaries (noGuard, noGuardBackground, workItemCareless) prove the background
+# metrics can fail:
 #   sync     droppedFrames > 0 in some profile; droppedFramesFlingBack > 0 in dense at some rate;
 #            throughput oneFrame droppedFramesAfterWindow > 0
 #   dwu      idleWakeupsPerSecond > 0; idleCpuMsPerSecond > sync's; blankCellSeconds > 1; contentRatio null

@@ -56,6 +56,10 @@ NAMES = {
     "runLoopQueueTiles": "Texture `ASRunLoopQueue`, tiles",
     "dwuTiles": "DWU, tiles",
     "mainQueueTiles": "`DispatchQueue.main.async`, tiles",
+    "workItemCareful": "`DispatchWorkItem`, careful (QoS, cancels running draws)",
+    "workItemCarefulPrefetch": "`DispatchWorkItem`, careful, prefetching",
+    "nukePipeline": "Nuke-like pipeline",
+    "nukePrefetch": "Nuke-like pipeline, `ImagePrefetcher`",
 }
 
 # FeedDemo v3 (format revision 3): a second table per profile with what drawing costs and the background
@@ -81,7 +85,11 @@ CHART_NAMES = {"idleWorkFeed": "IdleWork, main thread", "idleWorkPrepare": "Idle
                "runLoopQueueTiles": "Texture ASRunLoopQueue, tiles",
                "workItemPrefetch": "DispatchWorkItem, prefetching",
                "textureAsyncPrefetch": "Texture async display, ranges",
-               "msCachedAsyncPrefetch": "MSCachedAsyncViewDrawing, warmed"}
+               "msCachedAsyncPrefetch": "MSCachedAsyncViewDrawing, warmed",
+               "workItemCareful": "DispatchWorkItem, careful",
+               "workItemCarefulPrefetch": "DispatchWorkItem, careful, prefetching",
+               "nukePipeline": "Nuke-like pipeline",
+               "nukePrefetch": "Nuke-like, prefetching"}
 
 
 def is_v3(document):

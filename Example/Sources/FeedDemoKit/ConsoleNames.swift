@@ -40,6 +40,10 @@ extension StrategyKind {
     "idleWorkMainPrefetch": "IdleWork, main thread, prefetching",
     "idleWorkMainPrefetchLanding": "IdleWork, main thread, prefetching + landing rows",
     "textureSyncRanges": "Texture ranges, synchronous display",
+    "workItemCareful": "DispatchWorkItem, careful",
+    "workItemCarefulPrefetch": "DispatchWorkItem, careful, prefetching",
+    "nukePipeline": "Nuke-like pipeline",
+    "nukePrefetch": "Nuke-like, prefetching",
   ]
 
   /// The markdown report's name: the README's, then the identifier `--strategies` and the JSON use.

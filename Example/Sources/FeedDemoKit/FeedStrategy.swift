@@ -172,13 +172,31 @@ enum StrategyKind: String, CaseIterable, Sendable {
   case idleWorkPreparePrefetchRoomy
   /// Diagnostic: `idleWorkPrepare` with that clock.
   case idleWorkPrepareRoomy
+  /// A careful GCD user's `workItem`: visible draws on the `userInitiated` global queue, a draw that checks
+  /// `isCancelled` between its passes, `didEndDisplaying` cancelling running items too (unless another cell
+  /// waits for the image), one item per image shared by the cells that need it.
+  case workItemCareful
+  /// `workItemCareful` with prefetching: items started in `prefetchRowsAt` at `utility` (re-submitted at
+  /// `userInitiated` when a visible row needs one not yet started), cancelled, running or not, in
+  /// `cancelPrefetchingForRowsAt`; results cached (32 MB, the oldest out) as `workItemPrefetch`'s.
+  case workItemCarefulPrefetch
+  /// An image library's pipeline modelled on Nuke's `ImagePipeline` and `NukeExtensions.loadImage(with:into:)`:
+  /// a 32 MB memory cache read in `cellForRow`, one task per image shared by its requests at their highest
+  /// priority, draws on a priority queue of 2, a task per image view cancelled on reuse, main-queue completions.
+  case nukePipeline
+  /// `nukePipeline` with Nuke's `ImagePrefetcher` driven by the table's prefetching: at most 2 prefetches at
+  /// once at `.low` (`utility`), skipping cached or prefetching images, joined by display requests,
+  /// `stopPrefetching` in the cancel.
+  case nukePrefetch
 
   /// Whether the strategy draws off the main thread (the apply is on it).
   var isBackground: Bool {
     switch self {
     case .yyAsyncLayer, .textureAsync, .asyncDraw, .msCachedAsync, .workItem, .noGuardBackground, .idleWorkPrepare,
       .idleWorkPrepare1, .idleWorkPrepare2, .idleWorkPrepare4, .idleWorkPreparePrefetch, .workItemPrefetch,
-      .idleWorkPreparePrefetchRoomy, .idleWorkPrepareRoomy, .yyAsyncLayerLabel, .workItemCareless, .textureAsyncPrefetch, .msCachedAsyncPrefetch:
+      .idleWorkPreparePrefetchRoomy, .idleWorkPrepareRoomy, .yyAsyncLayerLabel, .workItemCareless,
+      .textureAsyncPrefetch, .msCachedAsyncPrefetch, .workItemCareful,
+      .workItemCarefulPrefetch, .nukePipeline, .nukePrefetch:
       return true
     default: return false
     }
@@ -231,6 +249,10 @@ enum StrategyKind: String, CaseIterable, Sendable {
     case .idleWorkPreparePrefetchRoomy:
       return IdleWorkStrategy(variant: .prepare(workers: nil), prefetching: true, roomyClock: true)
     case .idleWorkPrepareRoomy: return IdleWorkStrategy(variant: .prepare(workers: nil), roomyClock: true)
+    case .workItemCareful: return CarefulWorkItemStrategy()
+    case .workItemCarefulPrefetch: return CarefulWorkItemStrategy(prefetching: true)
+    case .nukePipeline: return NukeLikeStrategy()
+    case .nukePrefetch: return NukeLikeStrategy(prefetching: true)
     }
   }
 
@@ -316,6 +338,18 @@ enum StrategyKind: String, CaseIterable, Sendable {
       return "diagnostic: idleWorkPreparePrefetch with a frame clock that always has a whole frame left while scrolling"
     case .idleWorkPrepareRoomy:
       return "diagnostic: idleWorkPrepare with a frame clock that always has a whole frame left while scrolling"
+    case .workItemCareful:
+      return
+        "DispatchWorkItem per image at userInitiated, isCancelled checked between passes, running items cancelled in didEndDisplaying unless another cell waits, index-path check"
+    case .workItemCarefulPrefetch:
+      return
+        "workItemCareful plus prefetches at utility (re-submitted at userInitiated when a visible row needs one not started), cancelled running or not in cancelPrefetchingForRowsAt, 32 MB cache"
+    case .nukePipeline:
+      return
+        "Nuke-like pipeline: 32 MB LRU memory cache read in cellForRow, coalesced tasks at their subscribers' highest priority, draws on a priority queue of 2, a task per view cancelled on reuse, main.async completion"
+    case .nukePrefetch:
+      return
+        "nukePipeline plus ImagePrefetcher: 2 prefetches at once at .low (utility), cached or prefetching images skipped, stopPrefetching in the cancel"
     }
   }
 }

@@ -39,8 +39,12 @@ final class MSCachedAsyncViewDrawingStrategy: FeedStrategy {
 
   private var configurations: [ViewKey: Configuration] = [:]
   private let cache = ImageCache()
+  /// `dispatch_queue_create(..., DISPATCH_QUEUE_CONCURRENT)` with no QoS: on iOS such a queue runs a block
+  /// dispatched from the main thread at the main thread's QoS, capped at `userInitiated` (the QoS an async block
+  /// inherits from a `userInteractive` thread); Linux's libdispatch would run it at the default QoS, below the
+  /// other strategies' workers, so it is given that QoS here.
   private let dispatchQueue = DispatchQueue(
-    label: "com.mindsnacks.view_drawing.queue", attributes: .concurrent)
+    label: "com.mindsnacks.view_drawing.queue", qos: .userInitiated, attributes: .concurrent)
   private var ledger: RenderLedger?
   private var installed = false
   /// Whether `prefetchRowsAt` warms the cache (`msCachedAsyncPrefetch`).

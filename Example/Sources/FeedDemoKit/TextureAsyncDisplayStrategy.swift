@@ -13,7 +13,8 @@ import Foundation
 ///   `if (!canceled && !isCancelledBlock())`;
 /// - the display block joins its container's (the cell node's) `_ASAsyncTransaction` with
 ///   `drawingPriority` (`ASDefaultTransactionPriority`, 0) on `[_ASDisplayLayer displayQueue]` (a concurrent
-///   queue targeting the high-priority global queue) and starts at once;
+///   queue targeting the high-priority global queue, `DISPATCH_QUEUE_PRIORITY_HIGH`: `userInitiated`) and starts at
+///   once;
 /// - `ASAsyncTransactionQueue` runs operations on at most `activeProcessorCount * 2` "threads" (blocks
 ///   dispatched to that queue, each draining the operation list), one fewer when the main run loop's mode
 ///   is `UITrackingRunLoopMode`; the first takes operations in queue order, the others highest priority
@@ -452,10 +453,11 @@ final class TransactionQueue: @unchecked Sendable {
   private var operations: [Operation] = []
   private var threadCount = 0
   private var sequence = 0
-  /// `+[_ASDisplayLayer displayQueue]`: concurrent, targeting the high-priority global queue.
+  /// `+[_ASDisplayLayer displayQueue]`: concurrent, targeting the high-priority global queue
+  /// (`dispatch_get_global_queue(DISPATCH_QUEUE_PRIORITY_HIGH, 0)`, which GCD maps to `userInitiated`).
   private let displayQueue = DispatchQueue(
     label: "org.AsyncDisplayKit.ASDisplayLayer.displayQueue", attributes: .concurrent,
-    target: .global(qos: .userInteractive))
+    target: .global(qos: .userInitiated))
 
   /// A new group (`createGroup`).
   func makeGroup() -> Group { Group(queue: self) }
