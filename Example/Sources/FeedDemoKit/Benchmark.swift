@@ -26,6 +26,8 @@ struct Benchmark {
       progress(MachineLoad.sentence(before, processors: ProcessInfo.processInfo.activeProcessorCount))
     }
     var done = 0
+    let contention = options.load > 0 ? BackgroundLoad(duty: options.load) : nil
+    defer { contention?.stop() }
 
     let bound = ContentBound()
     let runner = ScenarioRunner(settings: settings, bound: bound)

@@ -3,7 +3,7 @@
 /// they prefetch, their result byte limit, the recommended IdleWork setup of each kind and the canaries
 /// flagged), the contests the verdict and the README judge, then
 /// `profiles[] → rates[] → strategies[] → metrics{}` and `throughput[] → strategies[] → metrics{}`, every
-/// figure as `{median, min, max}` over the runs, and `addTaskCost`.
+/// figure as `{median, min, max, runs}` over the runs, and `addTaskCost`.
 enum JSONReport {
   /// The document. Revision 4 added `blankCellSecondsAfterReload` (`null` in profiles without a reload),
   /// each strategy's `resultByteLimit` (`null`: none) and each profile's `imagePixels`.
@@ -142,11 +142,11 @@ enum JSONReport {
     ])
   }
 
-  /// `{median, min, max}`; infinity ("never") becomes `null`.
+  /// `{median, min, max, runs}` (`runs`: every run's value, for rank tests); infinity ("never") becomes `null`.
   static func stat(_ stat: Stat, _ digits: Int) -> JSONValue {
     .object([
       ("median", .number(stat.median, digits)), ("min", .number(stat.min, digits)),
-      ("max", .number(stat.max, digits)),
+      ("max", .number(stat.max, digits)), ("runs", .array(stat.values.map { .number($0, digits) })),
     ])
   }
 }

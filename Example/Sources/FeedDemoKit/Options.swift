@@ -28,13 +28,16 @@ struct Options: Sendable {
   var skipThroughput = true
   /// Skip the enqueue-cost measurement (run by `--quick` and `--enqueue-cost` only).
   var skipEnqueueCost = true
+  /// How busy a thread keeps one core through the whole run (`--load`, 0: none): a contended run, for the
+  /// reproduction check (the `busy` profile then has two such loads).
+  var load = 0.0
 
   static let usage = """
     usage: FeedDemo [--full | --quick] [--tables] [--json] [--json-out PATH] [--markdown PATH] [--svg DIR]
-                    [--profile LIST] [--hz LIST] [--strategies LIST] [--runs N] [--throughput] [--enqueue-cost]
+                    [--profile LIST] [--hz LIST] [--strategies LIST] [--runs N] [--load DUTY] [--throughput] [--enqueue-cost]
 
-      (no flag)           the newcomer's run: \(Sweep.newcomer.summary) (~2 min on 2 cores)
-      --full              the full sweep: \(Sweep.full.summary) (< 20 min)
+      (no flag)           the newcomer's run: \(Sweep.newcomer.summary) (~4 min on 2 cores)
+      --full              the full sweep: \(Sweep.full.summary) (~13 min)
       --quick             CI smoke run: \(Sweep.quick.summary), with the throughput workloads and addTask's cost
       --tables            print the markdown tables (every figure) on stdout before the verdict
       --json              print only the JSON document on stdout (progress goes to stderr)
@@ -45,7 +48,8 @@ struct Options: Sendable {
                           (default: the sweep's — \(Sweep.newcomer.profiles.map(\.rawValue).joined(separator: ",")) without a flag)
       --hz LIST           refresh rates (default: 60,120; --quick: 60)
       --strategies LIST   \(StrategyKind.allCases.map(\.rawValue).joined(separator: ","))
-      --runs N            runs per figure (default 3; --quick: 1)
+      --runs N            runs per figure (default: the sweep's; --quick: 1)
+      --load DUTY         keep one core DUTY busy (0 < DUTY <= 1) through the whole run: a contended run
       --throughput        also run the throughput workloads (--no-throughput: skip them under --quick)
       --enqueue-cost      also measure addTask's cost (--no-enqueue-cost: skip it under --quick)
     """
@@ -104,6 +108,11 @@ struct Options: Sendable {
         }
         options.runs = runs
         explicit.insert(argument)
+      case "--load":
+        guard let value = iterator.next(), let duty = Double(value), duty > 0, duty <= 1 else {
+          return .failure(OptionsError("--load needs a duty within 0 < DUTY <= 1, e.g. 0.5"))
+        }
+        options.load = duty
       case "-h", "--help":
         return .failure(OptionsError(nil))
       default:

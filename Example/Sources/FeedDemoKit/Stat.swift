@@ -9,6 +9,8 @@ struct Stat: Sendable, Equatable {
   var max: Double
   /// Runs behind the figure.
   var runs: Int
+  /// Every run's value, in run order (what a rank test compares).
+  var values: [Double]
 
   /// The statistic of `values` (all zero for none).
   init(_ values: [Double]) {
@@ -17,6 +19,7 @@ struct Stat: Sendable, Equatable {
     min = sorted.first ?? 0
     max = sorted.last ?? 0
     runs = sorted.count
+    self.values = values
   }
 
   /// `median [min–max]` with `digits` decimals, or just the value when all runs agree.

@@ -1,11 +1,13 @@
 /// The selections FeedDemo makes when `--profile`, `--hz`, `--strategies` and `--runs` do not say: the
 /// newcomer's run (no flag), the full sweep (`--full`) and CI's smoke run (`--quick`).
 enum Sweep: Sendable, CaseIterable {
-  /// The README's run command: each kind's recommended IdleWork setup against its strongest peer of the same
-  /// kind and granularity, with prefetching, in the profiles that decide a feed — in about two minutes.
+  /// The README's run command: each kind's IdleWork setup with prefetching against its strongest peer of the same
+  /// kind and granularity, in the two profiles that decide a feed, nine runs each so that the verdict can say
+  /// better, level or worse — in about four minutes.
   case newcomer
-  /// Every profile, both rates, the recommended setups and every faithful peer, each with and without its
-  /// prefetch path and at both granularities where it has them: under 20 minutes on 2 cores.
+  /// Every profile, both rates, the contests with prefetching: each kind's IdleWork setup with prefetching against
+  /// every peer of its kind that prefetches (with Texture's queue given the same tiles), about 13 minutes on 2
+  /// cores; three such sweeps give the nine runs a verdict needs.
   case full
   /// CI's smoke run: the reload profiles at 60 Hz, once, the strategies check-json checks.
   case quick
@@ -13,7 +15,7 @@ enum Sweep: Sendable, CaseIterable {
   /// The profiles run.
   var profiles: [Profile] {
     switch self {
-    case .newcomer: return [.light, .heavy, .busy]
+    case .newcomer: return [.heavy, .busy]
     case .full: return Profile.allCases
     case .quick: return [.reload, .reloadSame]
     }
@@ -23,19 +25,24 @@ enum Sweep: Sendable, CaseIterable {
   var refreshRates: [Int] { self == .quick ? [60] : [60, 120] }
 
   /// Runs per figure.
-  var runs: Int { self == .quick ? 1 : 3 }
+  var runs: Int {
+    switch self {
+    case .newcomer: return RankTest.minimumRuns
+    case .full: return 3
+    case .quick: return 1
+    }
+  }
 
   /// The strategies run, in report order.
   var strategies: [StrategyKind] {
     let kinds: Set<StrategyKind>
     switch self {
     case .newcomer:
-      kinds = [.idleWorkFeed, .runLoopQueueTiles, .idleWorkPreparePrefetch, .workItemPrefetch]
+      kinds = [.idleWorkMainPrefetch, .runLoopQueueTiles, .idleWorkPreparePrefetch, .workItemCarefulPrefetch]
     case .full:
       kinds = [
-        .idleWorkFeed, .runLoopQueueTiles, .idleWorkFeedWhole, .runLoopQueue, .idleWorkPreparePrefetch,
-        .workItemPrefetch, .textureAsyncPrefetch, .msCachedAsyncPrefetch, .idleWorkPrepare, .workItem,
-        .textureAsync, .yyAsyncLayer, .asyncDraw, .msCachedAsync,
+        .idleWorkMainPrefetch, .runLoopQueueTiles, .idleWorkPreparePrefetch, .workItemCarefulPrefetch, .nukePrefetch,
+        .workItemPrefetch, .textureAsyncPrefetch, .msCachedAsyncPrefetch,
       ]
     case .quick:
       kinds = [

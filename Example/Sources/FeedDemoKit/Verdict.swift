@@ -1,7 +1,8 @@
 /// What a run comes to, in at most ten lines, for the end of the console output: for each contest the run
-/// measured — each kind's IdleWork setup against the peers of the same kind, granularity and prefetching — the
-/// sums over the profile-rates, and every profile-rate where IdleWork lost; then the faults peers showed, and
-/// whether the machine was quiet enough to believe it.
+/// measured — each kind's IdleWork setup against the peers of the same kind, granularity and prefetching — in how
+/// many profile-rates IdleWork left less, as much or more blank time and dropped fewer, as many or more frames than
+/// each peer (``RankTest``, once each strategy ran ``RankTest/minimumRuns`` times); then the faults peers showed,
+/// and whether the machine was quiet enough to believe it.
 enum Verdict {
   /// The most lines ``lines(_:written:printedJSON:)`` returns.
   static let maximumLines = 10
@@ -15,7 +16,7 @@ enum Verdict {
   }
 
   /// The contests: each IdleWork setup against the peers given the same work at the same granularity, with the
-  /// same lever (prefetching or none). Canaries are no one's peers.
+  /// same lever (prefetching or none), strongest first. Canaries and diagnostics are no one's peers.
   static let allContests: [Contest] = [
     Contest(
       title: "Main thread, tiles", idleWork: .idleWorkFeed, peers: [.runLoopQueueTiles, .dwuTiles, .mainQueueTiles]),
@@ -30,10 +31,16 @@ enum Verdict {
       peers: [.runLoopQueue, .runLoopQueueTuned, .dwu, .dwuUnbind, .mainQueue, .sync]),
     Contest(
       title: "Background, prefetching", idleWork: .idleWorkPreparePrefetch,
-      peers: [.workItemPrefetch, .textureAsyncPrefetch, .msCachedAsyncPrefetch]),
+      peers: [
+        .workItemCarefulPrefetch, .nukePrefetch, .workItemPrefetch, .textureAsyncPrefetch, .msCachedAsyncPrefetch,
+      ]
+    ),
     Contest(
       title: "Background, no prefetching", idleWork: .idleWorkPrepare,
-      peers: [.workItem, .textureAsync, .yyAsyncLayer, .yyAsyncLayerLabel, .asyncDraw, .msCachedAsync]),
+      peers: [
+        .workItemCareful, .nukePipeline, .workItem, .textureAsync, .yyAsyncLayer, .yyAsyncLayerLabel, .asyncDraw,
+        .msCachedAsync,
+      ]),
   ]
 
   /// The contests `measured` allows: its IdleWork setup and at least one of its peers were run.
@@ -54,7 +61,16 @@ enum Verdict {
     return .blankCellSeconds
   }
 
-  /// The verdict's lines, from the medians of `report`; the last says where the results went.
+  /// "less blank time in 3 profile-rates, as much in 13, more in 0", or the sums of medians when the runs are too
+  /// few to test.
+  static func judged(
+    _ outcomes: [RankTest.Outcome], better: String, same: String, worse: String
+  ) -> String {
+    let count = { (outcome: RankTest.Outcome) in outcomes.filter { $0 == outcome }.count }
+    return "\(better) in \(count(.better)), \(same) in \(count(.level)), \(worse) in \(count(.worse))"
+  }
+
+  /// The verdict's lines, from the runs of `report`; the last says where the results went.
   static func lines(
     _ report: BenchmarkReport, written: [(path: String, what: String)] = [], printedJSON: Bool = false
   )
@@ -68,8 +84,9 @@ enum Verdict {
     let minutes = Int(report.elapsedSeconds) / 60
     let seconds = Int(report.elapsedSeconds) % 60
     let rates = report.options.refreshRates.map(String.init).joined(separator: " and ")
+    let busy = MachineLoad.isBusy(report.otherCores)
     lines.append(
-      "FeedDemo verdict: medians of \(report.options.runs) run\(report.options.runs == 1 ? "" : "s") of "
+      "FeedDemo verdict: \(report.options.runs) run\(report.options.runs == 1 ? "" : "s") of "
         + "\(report.options.profiles.map(\.rawValue).joined(separator: ", ")) at \(rates) Hz "
         + "(\(minutes) min \(seconds) s); \(MachineLoad.sentence(report.otherCores, processors: report.machine.processors))."
     )
@@ -82,49 +99,41 @@ enum Verdict {
     func sum(_ kind: StrategyKind, _ value: ((profile: Profile, hz: Int)) -> Double?) -> Double {
       places.reduce(0) { $0 + (value($1) ?? 0) }
     }
-    func name(_ place: (profile: Profile, hz: Int)) -> String { "\(place.profile.rawValue) \(place.hz) Hz" }
+    func outcomes(
+      _ mine: StrategyKind, _ peer: StrategyKind, _ figure: (StrategyKind, (profile: Profile, hz: Int)) -> Stat?
+    )
+      -> [RankTest.Outcome]
+    {
+      RankTest.outcomes(
+        places.compactMap { place in
+          guard let a = figure(mine, place), let b = figure(peer, place) else { return nil }
+          return (a.values, b.values)
+        })
+    }
+    let drops = { (kind: StrategyKind, place: (profile: Profile, hz: Int)) in stat(kind, place, .droppedFrames) }
 
     for contest in contests(measured: report.options.strategies) {
       let mine = contest.idleWork
-      let drops = { (kind: StrategyKind) in sum(kind) { stat(kind, $0, .droppedFrames)?.median } }
-      let blanks = { (kind: StrategyKind) in sum(kind) { blank(kind, $0)?.median } }
-      let contents = { (kind: StrategyKind) in sum(kind) { stat(kind, $0, .contentCompleteMs)?.median } }
-      let allowed = drops(mine) + Double(places.count)
-      // The least blank among the peers about as smooth as IdleWork; if none is, the least blank of all.
-      let smooth = contest.peers.filter { drops($0) <= allowed }
-      let best = (smooth.isEmpty ? contest.peers : smooth).min { blanks($0) < blanks($1) }!
-      var sentence =
-        "\(contest.title): \(mine.displayName) against \(best.displayName)"
-        + (contest.peers.count > 1 ? " (the best of \(contest.peers.count) peers)" : "")
-        + ": dropped frames \(fmt(drops(mine), 0)) / \(fmt(drops(best), 0)), blank cell·s \(fmt(blanks(mine), 2)) / "
-        + "\(fmt(blanks(best), 2)), content ms \(fmt(contents(mine), 0)) / \(fmt(contents(best), 0))"
-        + " (sums over \(places.count) profile-rates)."
-      var losses: [String] = []
-      for place in places {
-        guard let myBlank = blank(mine, place) else { continue }
-        let rivals = contest.peers.compactMap { peer in blank(peer, place).map { (peer, $0) } }
-        if let (peer, theirs) = rivals.min(by: { $0.1.median < $1.1.median }), theirs.median < myBlank.median {
-          let spread = myBlank.min <= theirs.max ? ", within the runs' spread" : ""
-          // Enough decimals to tell the two apart.
-          let digits = fmt(myBlank.median, 2) == fmt(theirs.median, 2) ? 3 : 2
-          losses.append(
-            "blank in \(name(place)) (\(fmt(myBlank.median, digits)) against \(fmt(theirs.median, digits)) for "
-              + "\(peer.displayName)\(spread))")
-        }
-        guard let myDrops = stat(mine, place, .droppedFrames)?.median else { continue }
-        let dropRivals = contest.peers.compactMap { peer in stat(peer, place, .droppedFrames).map { (peer, $0.median) }
-        }
-        if let (peer, theirs) = dropRivals.min(by: { $0.1 < $1.1 }), theirs < myDrops {
-          losses.append(
-            "frames in \(name(place)) (\(fmt(myDrops, 0)) against \(fmt(theirs, 0)) for \(peer.displayName))")
-        }
+      var sentence = (busy ? "UNRELIABLE (busy machine): " : "") + "\(contest.title): \(mine.displayName)"
+      if report.options.runs < RankTest.minimumRuns {
+        let peer = contest.peers[0]
+        sentence +=
+          " against \(peer.displayName): \(report.options.runs) runs cannot tell better from level (a verdict needs "
+          + "\(RankTest.minimumRuns): --runs \(RankTest.minimumRuns)); summed medians: blank cell·s "
+          + "\(fmt(sum(mine) { blank(mine, $0)?.median }, 2)) against \(fmt(sum(peer) { blank(peer, $0)?.median }, 2)), "
+          + "dropped frames \(fmt(sum(mine) { drops(mine, $0)?.median }, 0)) against "
+          + "\(fmt(sum(peer) { drops(peer, $0)?.median }, 0))."
+        lines.append(sentence)
+        continue
       }
-      if losses.isEmpty {
-        sentence += " IdleWork lost nowhere."
-      } else {
-        let shown = losses.prefix(3).joined(separator: "; ")
-        sentence += " IdleWork lost on " + shown + (losses.count > 3 ? "; and \(losses.count - 3) more" : "") + "."
+      let clauses = contest.peers.map { peer in
+        "against \(peer.displayName): "
+          + judged(outcomes(mine, peer, blank), better: "less blank time", same: "as much", worse: "more") + "; "
+          + judged(outcomes(mine, peer, drops), better: "fewer dropped frames", same: "as many", worse: "more")
       }
+      sentence +=
+        " " + clauses.joined(separator: "; ")
+        + " (of \(places.count) profile-rates, \(report.options.runs) runs each, Mann–Whitney with Holm's correction)."
       lines.append(sentence)
     }
 

@@ -136,6 +136,13 @@ final class ContentRatioTests: XCTestCase {
         XCTAssertTrue(finished)
         offset = min(max(0, position), model.maximumOffset)
       }
+      if let speed = p.dragRowsPerSecond, let seconds = p.dragSeconds {
+        let drag = ScrollMotion(
+          kind: .drag(speed: speed * model.rowHeight, duration: seconds), startOffset: offset, startTime: 0)
+        let (position, finished) = drag.offset(at: 60_000_000_000)
+        XCTAssertTrue(finished)
+        offset = min(max(0, position), model.maximumOffset)
+      }
       XCTAssertEqual(
         ScenarioRunner.rowsAtStop(profile, seed: s.seed), model.visibleRows(atOffset: offset), "\(profile)")
     }

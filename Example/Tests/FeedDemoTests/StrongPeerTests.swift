@@ -295,7 +295,7 @@ final class StrongPeerTests: XCTestCase {
   // MARK: Registration
 
   /// The four kinds are background strategies, the prefetch variants prefetch, each keeps at most 32 MB of results
-  /// but the careful user without prefetching (no cache), and none is in a sweep or a contest yet.
+  /// but the careful user without prefetching (no cache), and each is a peer in its kind's contest.
   func testTheStrongPeersAreRegistered() {
     let kinds: [(StrategyKind, prefetches: Bool, limit: Int?)] = [
       (.workItemCareful, false, nil), (.workItemCarefulPrefetch, true, 32 << 20), (.nukePipeline, false, 32 << 20),
@@ -308,8 +308,8 @@ final class StrongPeerTests: XCTestCase {
         XCTAssertEqual(kind.make().prefetches, prefetches, kind.rawValue)
         XCTAssertEqual(kind.resultByteLimit, limit, kind.rawValue)
       }
-      for sweep in Sweep.allCases { XCTAssertFalse(sweep.strategies.contains(kind), kind.rawValue) }
-      XCTAssertFalse(Verdict.allContests.contains { $0.peers.contains(kind) }, kind.rawValue)
+      let contest = prefetches ? StrategyKind.idleWorkPreparePrefetch : .idleWorkPrepare
+      XCTAssertTrue(Verdict.allContests.contains { $0.idleWork == contest && $0.peers.contains(kind) }, kind.rawValue)
       XCTAssertFalse(kind.policy.isEmpty)
     }
   }
