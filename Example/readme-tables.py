@@ -270,6 +270,79 @@ def contest_table(documents):
     print()
 
 
+# FeedDemo v5 (documents whose figures keep every run's value, "runs"): the README's one table. Each row is an
+# IdleWork setup against one peer, or several summed: in how many profile-rates IdleWork left less, as much or
+# more blank time, and dropped fewer, as many or more frames — a two-sided Mann-Whitney U test per profile-rate
+# over the runs of every document given (9 runs from three 3-run sweeps), with Holm's correction across a peer's
+# profile-rates at 5% (Example/compare.py's test, FeedDemo's RankTest). The reload profiles count their blank
+# time from the reload on.
+VERDICT_ROWS = [
+    ("Main thread, prefetching — Texture `ASRunLoopQueue` given the same tiles", "idleWorkMainPrefetch",
+     ["runLoopQueueTiles"]),
+    ("Background, prefetching — a careful GCD user (QoS, cancels running draws)", "idleWorkPreparePrefetch",
+     ["workItemCarefulPrefetch"]),
+    ("Background, prefetching — Nuke-like `ImagePipeline` and `ImagePrefetcher`", "idleWorkPreparePrefetch",
+     ["nukePrefetch"]),
+    ("Background, prefetching — `DispatchWorkItem`, Texture's display range, MSCached (3 peers)",
+     "idleWorkPreparePrefetch", ["workItemPrefetch", "textureAsyncPrefetch", "msCachedAsyncPrefetch"]),
+]
+
+
+def is_v5(document):
+    try:
+        return "runs" in document["profiles"][0]["rates"][0]["strategies"][0]["metrics"]["droppedFrames"]
+    except (KeyError, IndexError):
+        return False
+
+
+def pooled_runs(documents, name, profile, rate, metric):
+    values = []
+    for d in documents:
+        stats = stats_or_none(d, profile, rate, name, metric)
+        if stats is not None and "runs" in stats:
+            values += [value(v) for v in stats["runs"]]
+    return values
+
+
+def outcomes(documents, mine, peer, metric):
+    """better / level / worse per profile-rate of the first document, Holm-corrected across them."""
+    import importlib.util
+    import os
+    spec = importlib.util.spec_from_file_location("compare", os.path.join(os.path.dirname(__file__), "compare.py"))
+    compare = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(compare)
+    first = documents[0]
+    places = [(p["name"], r["refreshHz"]) for p in first["profiles"] for r in p["rates"]]
+    pairs = [(pooled_runs(documents, mine, p, r, metric), pooled_runs(documents, peer, p, r, metric))
+             for p, r in places]
+    pairs = [(a, b) for a, b in pairs if a and b]
+    rejected = compare.holm([compare.mann_whitney_p(a, b) for a, b in pairs])
+    result = []
+    for (a, b), reject in zip(pairs, rejected):
+        difference = compare.statistics.median(a) - compare.statistics.median(b)
+        result.append("better" if reject and difference < 0 else "worse" if reject and difference > 0 else "level")
+    return result, min(min(len(a), len(b)) for a, b in pairs)
+
+
+def verdict_table(documents):
+    first = documents[0]
+    places = sum(len(p["rates"]) for p in first["profiles"])
+    runs = None
+    print("| IdleWork's setup against | Blank time: less / as much / more | Dropped frames: fewer / as many / more |")
+    print("|---|---|---|")
+    for title, mine, peers in VERDICT_ROWS:
+        counts = {m: {"better": 0, "level": 0, "worse": 0} for m in ("blank", "droppedFrames")}
+        for peer in peers:
+            for metric in counts:
+                result, n = outcomes(documents, mine, peer, metric)
+                runs = n if runs is None else min(runs, n)
+                for outcome in result:
+                    counts[metric][outcome] += 1
+        cells = [" / ".join(str(counts[m][k]) for k in ("better", "level", "worse")) for m in ("blank", "droppedFrames")]
+        print(f"| {title} | " + " | ".join(cells) + " |")
+    print(f"\n<sub>Counts of {places} profile-rates per peer; {runs} runs each; Mann–Whitney U, Holm's correction, 5%.</sub>")
+
+
 def tables(documents):
     """What the README prints: the contest table (the full tables are in Example/RESULTS.md). FeedDemo v4
     documents only (`Example/v3/` keeps the older ones, which the self-test reads)."""
@@ -277,7 +350,10 @@ def tables(documents):
         sys.exit("readme-tables: needs a FeedDemo v4 document (with contests) first")
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        contest_table(documents)
+        if is_v5(documents[0]):
+            verdict_table(documents)
+        else:
+            contest_table(documents)
     return out.getvalue()
 
 
@@ -286,7 +362,9 @@ def headline_svg(documents):
     headline's strategies in every profile, one panel per refresh rate; a bar's label says its dropped frames
     when there were any."""
     first = documents[0]
-    chosen = [r for r in contest_rows(first) if r[0] in ("Main thread, tiles", "Background, prefetching")]
+    headline = ("Main thread, tiles, prefetching", "Background, prefetching") if is_v5(first) else (
+        "Main thread, tiles", "Background, prefetching")
+    chosen = [r for r in contest_rows(first) if r[0] in headline]
     rows = [name for _, mine, best in (chosen or contest_rows(first)[:2]) for name in (mine, best)]
     profiles = [p["name"] for p in first["profiles"]]
     rates = [r["refreshHz"] for r in first["profiles"][0]["rates"]]

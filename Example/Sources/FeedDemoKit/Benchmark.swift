@@ -26,6 +26,7 @@ struct Benchmark {
       progress(MachineLoad.sentence(before, processors: ProcessInfo.processInfo.activeProcessorCount))
     }
     var done = 0
+    progress("FeedDemo: the commit kernel runs \(fmt(CPUWork.iterationsPerNanosecond * 1000, 0)) rounds a microsecond")
     let contention = options.load > 0 ? BackgroundLoad(duty: options.load) : nil
     defer { contention?.stop() }
 
@@ -34,12 +35,13 @@ struct Benchmark {
     var workload = ThroughputWorkload(settings: settings, taskIterations: taskIterations)
     var feedRuns: [String: [ScenarioResult]] = [:]
     var throughputRuns: [String: [ThroughputResult]] = [:]
+    var order = SplitMix(seed: Clock.now)
     for run in 1...options.runs {
-      // Each round runs the strategies in another order (rotated by a third of the list per round), so no
-      // strategy always runs first after the bound's measurement, or last, in every round.
-      let strategies = Self.rotated(options.strategies, round: run - 1)
       for profile in options.profiles {
         for hz in options.refreshRates {
+          // Each profile-rate of each round runs the strategies in a new random order (seeded by the clock, so each
+          // sweep differs): no strategy always follows the same one, or runs first after the bound's measurement.
+          let strategies = Self.shuffled(options.strategies, using: &order)
           // The bound's draws are timed again before every profile and rate (~0.2–0.6 s): each draw keeps
           // its fastest time over the whole benchmark, not one moment's (``ContentBound``).
           bound.refresh()
@@ -66,7 +68,7 @@ struct Benchmark {
           for mode in ThroughputMode.allCases {
             // The throughput workloads and the enqueue cost measure main-thread task queues: the background
             // strategies would hand every task to the main queue (`mainQueue`'s figures).
-            for kind in strategies where !kind.isBackground {
+            for kind in Self.shuffled(options.strategies, using: &order) where !kind.isBackground {
               let result = workload.run(kind, mode: mode, refreshHz: hz)
               throughputRuns["\(mode.rawValue)/\(hz)/\(kind.rawValue)", default: []].append(result)
               progress(
@@ -155,12 +157,13 @@ struct Benchmark {
     return line + " (\(fmt(Clock.milliseconds(from: began, to: Clock.now) / 1000, 1)) s)"
   }
 
-  /// `strategies` rotated left by a third of their count per round (round 0: as given), so that over three
-  /// rounds each strategy runs early, in the middle and late.
-  nonisolated static func rotated(_ strategies: [StrategyKind], round: Int) -> [StrategyKind] {
-    guard !strategies.isEmpty else { return [] }
-    let shift = (round * max(1, strategies.count / 3)) % strategies.count
-    return Array(strategies[shift...] + strategies[..<shift])
+  /// `strategies` in a random order drawn from `generator` (Fisher–Yates).
+  nonisolated static func shuffled(_ strategies: [StrategyKind], using generator: inout SplitMix) -> [StrategyKind] {
+    var result = strategies
+    for i in stride(from: result.count - 1, to: 0, by: -1) {
+      result.swapAt(i, Int(generator.next() % UInt64(i + 1)))
+    }
+    return result
   }
 
   /// libdispatch starts its worker threads lazily: one hop to the global queues and back before the runs,

@@ -30,6 +30,10 @@ enum CPUWork {
     return result
   }
 
+  /// Kernel iterations per nanosecond on this machine, timed once per process, on first use (FeedDemo uses it
+  /// before it starts any thread, so no other work slows the timing).
+  nonisolated static let iterationsPerNanosecond: Double = Double(iterations(forMicroseconds: 1_000)) / 1_000_000
+
   /// How many kernel iterations take about `microseconds` on this machine (median of five timings).
   static func iterations(forMicroseconds microseconds: Double) -> Int {
     let probe = 200_000

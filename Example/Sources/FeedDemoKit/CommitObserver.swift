@@ -28,8 +28,8 @@ final class CommitObserver {
 
   /// The commit work per frame on average, in nanoseconds (when the kernel was timed).
   let commitNanos: UInt64
-  /// The kernel rounds of an average frame's commit work: timed once, so a frame whose thread is preempted takes
-  /// longer, as a real commit does.
+  /// The kernel rounds of an average frame's commit work, from the kernel's speed timed once per process (before
+  /// any load), so a frame whose thread is preempted takes longer, as a real commit does.
   let commitIterations: Int
   /// How much a frame's work varies: each frame does between 1 − this and 1 + this times the average.
   nonisolated static let variation = 0.2
@@ -50,7 +50,7 @@ final class CommitObserver {
   /// Installs the observer on the main run loop.
   init(commitNanos: UInt64) {
     self.commitNanos = commitNanos
-    commitIterations = commitNanos == 0 ? 0 : CPUWork.iterations(forMicroseconds: Double(commitNanos) / 1000)
+    commitIterations = Int((Double(commitNanos) * CPUWork.iterationsPerNanosecond).rounded())
     let observer = CFRunLoopObserverCreateWithHandler(
       nil, CFRunLoopActivity.beforeWaiting.rawValue, true, CFIndex(CommitObserver.order)
     ) { [weak self] _, _ in

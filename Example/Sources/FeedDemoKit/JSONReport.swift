@@ -83,7 +83,7 @@ enum JSONReport {
     return .object([
       ("benchmark", .string("FeedDemo")),
       ("format", .int(2)),
-      ("formatRevision", .int(4)),
+      ("formatRevision", .int(5)),
       ("command", .string(report.command)),
       ("quick", .bool(report.options.quick)),
       ("runsPerFigure", .int(report.options.runs)),

@@ -76,11 +76,14 @@ final class NukeLikeStrategy: FeedStrategy {
     }
   }
 
-  /// `cancelRequest(for:)` on each of the cell's image views.
+  /// `cancelRequest(for:)` on each of the cell's image views, and — as a careful user does, the lever the careful
+  /// GCD peer has too — `stopPrefetching(with:)` for the row's images, so a prefetch of a row that has come and gone
+  /// no longer keeps its task alive (UIKit sends no cancel for a row that appeared).
   func cellDidEndDisplaying(_ cell: FeedCell, forRowAt indexPath: IndexPath) {
     for index in 0..<cell.imageCount {
       cancelOutstandingTask(ViewKey(cell: ObjectIdentifier(cell), index: index))
     }
+    if prefetching, let feed { pipeline.stopPrefetching(feed.drawContents(ofRow: indexPath[1])) }
   }
 
   /// `ImageViewController.cancelOutstandingTask()`.
@@ -93,6 +96,7 @@ final class NukeLikeStrategy: FeedStrategy {
   func prefetchRows(_ rows: [Int], in feed: FeedView) {
     guard prefetching else { return }
     ledger = feed.ledger
+    self.feed = feed
     pipeline.startPrefetching(rows.flatMap { feed.drawContents(ofRow: $0) })
   }
 
@@ -101,6 +105,9 @@ final class NukeLikeStrategy: FeedStrategy {
     guard prefetching else { return }
     pipeline.stopPrefetching(rows.flatMap { feed.drawContents(ofRow: $0) })
   }
+
+  /// The table whose rows it prefetches (set by the first prefetch), for the rows' images when one leaves.
+  private weak var feed: FeedView?
 
   func scheduleTask(key: Int, _ task: @escaping @MainActor () -> Void) {
     DispatchQueue.main.async { MainActor.assumeIsolated { task() } }

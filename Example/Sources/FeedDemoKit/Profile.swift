@@ -32,7 +32,7 @@ public enum Profile: String, CaseIterable, Sendable {
   /// ``WorkItemPrefetchStrategy/cacheLimit``): the caches evict, and `peakResultBytes` shows whether each
   /// strategy stays within its limit (`resultByteLimit` in the JSON). In the full sweep (`--full`).
   case photos
-  /// `heavy`'s draws and commit, no fling: a steady 3 s drag at 20 rows/s begun before the first screen filled.
+  /// `heavy`'s draws and commit, no fling: a steady 3 s drag at 20 rows/s begun as soon as the first screen loaded.
   /// Every row fills while the finger moves, each apply competing with a half-period commit for the frame's time
   /// (a fling passes its rows too fast to fill, and its screen fills at rest, with no frame to fit).
   case drag

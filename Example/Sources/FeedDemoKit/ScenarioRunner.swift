@@ -1,3 +1,4 @@
+import CoreFoundation
 import Foundation
 
 /// Runs the feed scenario for one strategy, profile and refresh rate on the real main run loop: a fling
@@ -53,7 +54,7 @@ struct ScenarioRunner {
     recorder.sampleVisible(at: Clock.now, rows: feed.visibleRows)
     if p.flingRows > 0 { fling(rows: p.flingRows, model: model, feed: feed, gate: gate) }
     if let rowsPerSecond = p.dragRowsPerSecond, let seconds = p.dragSeconds {
-      // The profile's motion is a drag begun before the first screen filled: its rows fill while it moves.
+      // The profile's motion is a drag begun as soon as the first screen loaded: its rows fill while it moves.
       feed.begin(.drag(speed: rowsPerSecond * model.rowHeight, duration: seconds))
       gate.run(mode: RunLoopModes.trackingCF, timeout: seconds + 5) { !feed.isScrolling }
     }
@@ -120,6 +121,9 @@ struct ScenarioRunner {
     strategy.uninstall()
     displayLink.invalidate()
     gate.invalidate()
+    // Draws a strategy cannot cancel (MSCachedAsyncViewDrawing's) still run after it is gone: the next run starts
+    // only once they have ended, so that they never take its cores.
+    Self.waitForLeftovers(ledger, timeout: 3)
     // Normally measured before the run (``prepareBound(for:)``) and only looked up here; measured now, after
     // the run, if the scroll stopped on other rows than predicted.
     recorder.recording.contentLowerBoundMs = bound.milliseconds(
@@ -163,6 +167,18 @@ struct ScenarioRunner {
     _ = bound.milliseconds(
       model: FeedModel.make(p, seed: settings.seed), rows: Self.rowsAtStop(profile, seed: settings.seed),
       version: p.versionAtFill)
+  }
+
+  /// Turns the main loop until `ledger` has no job outstanding, or `timeout` seconds pass.
+  static func waitForLeftovers(_ ledger: RenderLedger, timeout: Double) {
+    let deadline = Clock.now + Clock.nanoseconds(timeout)
+    while ledger.outstandingJobs > 0, Clock.now < deadline {
+      #if canImport(Darwin)
+        _ = CFRunLoopRunInMode(CFRunLoopMode.defaultMode, 0.002, true)
+      #else
+        _ = CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.002, true)
+      #endif
+    }
   }
 
   /// One fling of `rows` rows (negative: upwards), run in the tracking mode until it stops.

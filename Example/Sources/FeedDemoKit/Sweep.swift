@@ -1,9 +1,10 @@
 /// The selections FeedDemo makes when `--profile`, `--hz`, `--strategies` and `--runs` do not say: the
 /// newcomer's run (no flag), the full sweep (`--full`) and CI's smoke run (`--quick`).
 enum Sweep: Sendable, CaseIterable {
-  /// The README's run command: each kind's IdleWork setup with prefetching against its strongest peer of the same
-  /// kind and granularity, in the two profiles that decide a feed, nine runs each so that the verdict can say
-  /// better, level or worse — in about four minutes.
+  /// The README's run command: each kind's IdleWork setup with prefetching against a peer that prefetches too, of
+  /// the same kind and granularity (Texture's display range with synchronous display; the careful GCD user), in the
+  /// baseline profile and the two that stress it, nine runs each so that the verdict can say better, level or worse
+  /// — in about six minutes.
   case newcomer
   /// Every profile, both rates, the contests with prefetching: each kind's IdleWork setup with prefetching against
   /// every peer of its kind that prefetches (with Texture's queue given the same tiles), about 13 minutes on 2
@@ -15,7 +16,7 @@ enum Sweep: Sendable, CaseIterable {
   /// The profiles run.
   var profiles: [Profile] {
     switch self {
-    case .newcomer: return [.heavy, .busy]
+    case .newcomer: return [.light, .heavy, .busy]
     case .full: return Profile.allCases
     case .quick: return [.reload, .reloadSame]
     }
@@ -38,10 +39,11 @@ enum Sweep: Sendable, CaseIterable {
     let kinds: Set<StrategyKind>
     switch self {
     case .newcomer:
-      kinds = [.idleWorkMainPrefetch, .runLoopQueueTiles, .idleWorkPreparePrefetch, .workItemCarefulPrefetch]
+      kinds = [.idleWorkMainPrefetch, .textureSyncRanges, .idleWorkPreparePrefetch, .workItemCarefulPrefetch]
     case .full:
       kinds = [
-        .idleWorkMainPrefetch, .runLoopQueueTiles, .idleWorkPreparePrefetch, .workItemCarefulPrefetch, .nukePrefetch,
+        .idleWorkMainPrefetch, .runLoopQueueTiles, .textureSyncRanges, .idleWorkPreparePrefetch,
+        .workItemCarefulPrefetch, .nukePrefetch,
         .workItemPrefetch, .textureAsyncPrefetch, .msCachedAsyncPrefetch,
       ]
     case .quick:

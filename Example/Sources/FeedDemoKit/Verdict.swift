@@ -128,12 +128,13 @@ enum Verdict {
       }
       let clauses = contest.peers.map { peer in
         "against \(peer.displayName): "
-          + judged(outcomes(mine, peer, blank), better: "less blank time", same: "as much", worse: "more") + "; "
-          + judged(outcomes(mine, peer, drops), better: "fewer dropped frames", same: "as many", worse: "more")
+          + judged(outcomes(mine, peer, blank), better: "less blank time", same: "level", worse: "more") + "; "
+          + judged(outcomes(mine, peer, drops), better: "fewer dropped frames", same: "level", worse: "more")
       }
       sentence +=
         " " + clauses.joined(separator: "; ")
-        + " (of \(places.count) profile-rates, \(report.options.runs) runs each, Mann–Whitney with Holm's correction)."
+        + " (of \(places.count) profile-rates, \(report.options.runs) runs each; level: no significant difference, "
+        + "Mann–Whitney with Holm's correction per peer and metric)."
       lines.append(sentence)
     }
 

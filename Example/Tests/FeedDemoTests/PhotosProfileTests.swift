@@ -108,7 +108,7 @@ final class PhotosProfileTests: XCTestCase {
         throughput: [], enqueue: [], arrayAppend: nil, elapsedSeconds: 0, otherCores: nil)
       let text = JSONReport.document(report).rendered()
       let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-      XCTAssertEqual(doc["formatRevision"] as? Int, 4)
+      XCTAssertEqual(doc["formatRevision"] as? Int, 5)
       let strategies = try XCTUnwrap(doc["strategies"] as? [[String: Any]])
       XCTAssertEqual(strategies[0]["resultByteLimit"] as? Int, 32 << 20)
       XCTAssertTrue(strategies[1]["resultByteLimit"] is NSNull)

@@ -21,6 +21,13 @@ final class RankTestTests: XCTestCase {
     XCTAssertEqual(RankTest.outcomes([(mine: [1, 2, 3], theirs: [7, 8, 9])]), [.level])
   }
 
+  func testEqualMediansAreLevelEvenWhenTheTestRejects() {
+    let a: [Double] = [0, 0, 0, 0, 0, 0, 0, 0, 0]
+    let b: [Double] = [0, 0, 0, 0, 0, 1, 1, 1, 1]
+    XCTAssertLessThan(RankTest.pValue(a, b), 0.05)
+    XCTAssertEqual(RankTest.outcomes([(mine: a, theirs: b)]), [.level])
+  }
+
   func testNineRunsApartAreBetterOrWorseByTheMedian() {
     let low = (0..<9).map { 1 + Double($0) / 100 }
     let high = low.map { $0 + 1 }

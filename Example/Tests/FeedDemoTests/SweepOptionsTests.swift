@@ -22,11 +22,11 @@ final class SweepOptionsTests: XCTestCase {
     XCTAssertFalse(options.tables)
   }
 
-  /// The newcomer's run must finish in about four minutes on 2 cores: at ~1.6 s a feed run, at most 150 of them,
+  /// The newcomer's run must finish in about six minutes on 2 cores: at ~1.6 s a feed run, at most 220 of them,
   /// with the runs a verdict needs. (Counted, not timed: a timed test would fail on a busy machine.)
   func testTheNewcomersRunIsSmallAndCanSayBetter() {
     let sweep = Sweep.newcomer
-    XCTAssertLessThanOrEqual(sweep.profiles.count * sweep.refreshRates.count * sweep.strategies.count * sweep.runs, 150)
+    XCTAssertLessThanOrEqual(sweep.profiles.count * sweep.refreshRates.count * sweep.strategies.count * sweep.runs, 220)
     XCTAssertGreaterThanOrEqual(sweep.runs, RankTest.minimumRuns, "a verdict needs nine runs")
     // Every IdleWork setup it runs meets a peer of its contest.
     XCTAssertEqual(

@@ -1,5 +1,5 @@
-// The README's code as an app would write it: the Quick start (the recommended setup, the prepared-task variant and
-// the minimal variant on `IdleQueue.main`) and its other snippets, verbatim inside the scaffolding they assume.
+// The README's code as an app would write it: the Quick start (the recommended setup), the DWU-shaped snippet on
+// `IdleQueue.main` and its other snippets, verbatim inside the scaffolding they assume.
 // `../shared/ios-check/run` type-checks this file against the iOS SDK as a client module of IdleWork; if the
 // README's code stops compiling, CI fails.
 import IdleWork
@@ -7,99 +7,96 @@ import UIKit
 
 // MARK: Scaffolding the snippets assume
 
-/// The app's renderer: a few milliseconds of real drawing per thumbnail.
-enum ImageRenderer {
-  static func drawRoundedThumbnail(_ slot: Int) -> UIImage {
+/// A photo of the feed: the input of the README's `Preparation`.
+struct Photo: Hashable, Sendable {
+  let id: Int
+  let title: String
+}
+
+/// The app's renderer: a few milliseconds of real drawing per thumbnail, safe on any thread.
+enum ThumbnailRenderer {
+  static func draw(_ photo: Photo) -> UIImage {
     UIGraphicsImageRenderer(size: CGSize(width: 85, height: 85)).image { context in
-      UIBezierPath(roundedRect: context.format.bounds, cornerRadius: 8 + CGFloat(slot)).fill()
+      UIBezierPath(roundedRect: context.format.bounds, cornerRadius: 8 + CGFloat(photo.id % 8)).fill()
     }
   }
 }
 
-/// One image of a feed item.
-struct FeedImage {
-  let slot: Int
-  func draw() -> UIImage { ImageRenderer.drawRoundedThumbnail(slot) }
+/// The README's cell.
+final class PhotoCell: UITableViewCell {
+  let titleLabel = UILabel()
+  let photoView = UIImageView()
 }
 
-/// A feed item.
+/// One image of a feed item (the DWU-shaped snippet).
+struct FeedImage {
+  let slot: Int
+  func draw() -> UIImage { ThumbnailRenderer.draw(Photo(id: slot, title: "")) }
+}
+
+/// A feed item (the DWU-shaped snippet).
 struct FeedItem {
   let title: String
-  let caption: String
   let images: [FeedImage]
 }
 
-/// An app cell, with the labels and image views the first snippet uses.
+/// A cell with the labels and image views the DWU-shaped snippet uses.
 final class FeedCell: UITableViewCell {
   let titleLabel = UILabel()
   let imageViews = [UIImageView(), UIImageView(), UIImageView()]
 }
 
-// MARK: The README's Quick start: the recommended setup for a feed
+// MARK: The README's Quick start
 
-final class FeedViewController: UITableViewController {
-  let queue = IdleQueue(configuration: .scrollingFeed())  // the screen's own; it ends when the screen goes
+final class PhotoFeedController: UITableViewController, UITableViewDataSourcePrefetching {
+  let queue = IdleQueue(configuration: .scrollingFeed())  // the screen's own queue
+  var photos: [Photo] = []
+
+  // The work, said once: made on a worker thread, cached by its input (32 MB by default).
+  let thumbnail = Preparation { (photo: Photo, isCancelled) in
+    ThumbnailRenderer.draw(photo)  // UIGraphicsImageRenderer is safe off the main thread
+  }
+
+  override func viewDidLoad() {
+    super.viewDidLoad()
+    tableView.prefetchDataSource = self  // without it, prefetchRowsAt is never called
+  }
 
   override func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
-    let cell = tableView.dequeueReusableCell(withIdentifier: "Feed", for: indexPath)
-    queue.bind(cell, to: indexPath)  // a new configuration: the cell's earlier draws are stale
-    cell.textLabel?.text = "Row \(indexPath.row)"  // cheap work stays synchronous
-    for slot in 0..<3 {
-      queue.addTask(for: cell, at: indexPath) { cell in
-        // Runs between frames, only if `cell` still shows this configuration of `indexPath`.
-        let view = cell.contentView.viewWithTag(slot + 1) as? UIImageView
-        view?.image = ImageRenderer.drawRoundedThumbnail(slot)  // a few ms of real drawing
-      }
+    let cell = tableView.dequeueReusableCell(withIdentifier: "Photo", for: indexPath) as! PhotoCell
+    let photo = photos[indexPath.row]
+    queue.bind(cell, to: indexPath)  // the cell's earlier tasks are stale from now on
+    cell.titleLabel.text = photo.title  // cheap work stays here
+    queue.addTask(for: cell, at: indexPath, prepare: thumbnail, from: photo) { cell, image in
+      cell.photoView.image = image  // in a pass, only if the cell still shows this row
     }
     return cell
   }
 
+  func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
+    queue.prefetch(thumbnail, from: indexPaths.map { photos[$0.row] })
+  }
+
+  func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
+    queue.cancelPrefetching(thumbnail, from: indexPaths.map { photos[$0.row] })
+  }
+
   override func tableView(_ tableView: UITableView, willDisplay cell: UITableViewCell, forRowAt indexPath: IndexPath) {
-    queue.cellWillDisplay(cell, at: indexPath)  // shown again: its waiting draws may run
+    queue.cellWillDisplay(cell, at: indexPath)  // on screen: its tasks go first
   }
 
   override func tableView(
     _ tableView: UITableView, didEndDisplaying cell: UITableViewCell, forRowAt indexPath: IndexPath
   ) {
-    queue.cellDidEndDisplaying(cell, at: indexPath)  // off screen: its draws wait behind the visible rows'
+    queue.cellDidEndDisplaying(cell, at: indexPath)  // off screen: its tasks wait behind the visible rows'
   }
 }
 
-// MARK: The README's Quick start: the prepared-task variant
-
-/// The README's `Preparation`, made once.
-let readmeThumbnail = Preparation { (slot: Int, isCancelled) in  // once, as a stored property: tasks share by it
-  ImageRenderer.drawRoundedThumbnail(slot)  // on a worker thread: UIGraphicsImageRenderer is safe there
-}
-
-extension FeedViewController {
-  /// The same cell's three draws as prepared tasks, as the README's second snippet writes them.
-  func queuePreparedDraws(for cell: UITableViewCell, at indexPath: IndexPath) {
-    let thumbnail = readmeThumbnail
-    for slot in 0..<3 {
-      queue.addTask(for: cell, at: indexPath, prepare: thumbnail, from: slot) { cell, image in
-        (cell.contentView.viewWithTag(slot + 1) as? UIImageView)?.image = image  // on the main thread
-      }
-    }
-  }
-}
-
-// MARK: The README's Quick start: prefetching
-
-/// A photo of the feed, as the prefetching line names it.
-struct QuickStartPhoto: Hashable, Sendable {
-  let slot: Int
-}
-
+/// The README's main-thread line: the same calls with a main-thread preparation.
 @MainActor
-func prefetchRows(
-  _ indexPaths: [IndexPath], photos: [QuickStartPhoto], queue: IdleQueue,
-  thumbnail: Preparation<QuickStartPhoto, UIImage>
-) {
-  queue.prefetch(thumbnail, from: indexPaths.map { photos[$0.row] })  // in tableView(_:prefetchRowsAt:)
-}
+let legacyThumbnail = Preparation.mainThread { (photo: Photo) in ThumbnailRenderer.draw(photo) }
 
-// MARK: The README's Quick start: the minimal variant, on `IdleQueue.main`
+// MARK: The README's DWU-shaped snippet, on `IdleQueue.main`
 
 @MainActor
 func configureFirstScreen(_ cell: FeedCell, at indexPath: IndexPath, with item: FeedItem) {
