@@ -277,8 +277,10 @@ def contest_table(documents):
 # profile-rates at 5% (Example/compare.py's test, FeedDemo's RankTest). The reload profiles count their blank
 # time from the reload on.
 VERDICT_ROWS = [
-    ("Main thread, prefetching — Texture `ASRunLoopQueue` given the same tiles", "idleWorkMainPrefetch",
-     ["runLoopQueueTiles"]),
+    ("Main thread, prefetching — Texture's display range, synchronous display (draws ahead too)",
+     "idleWorkMainPrefetch", ["textureSyncRanges"]),
+    ("Main thread, prefetching — Texture `ASRunLoopQueue` given the same tiles (no prefetching)",
+     "idleWorkMainPrefetch", ["runLoopQueueTiles"]),
     ("Background, prefetching — a careful GCD user (QoS, cancels running draws)", "idleWorkPreparePrefetch",
      ["workItemCarefulPrefetch"]),
     ("Background, prefetching — Nuke-like `ImagePipeline` and `ImagePrefetcher`", "idleWorkPreparePrefetch",
@@ -316,19 +318,28 @@ def outcomes(documents, mine, peer, metric):
     pairs = [(pooled_runs(documents, mine, p, r, metric), pooled_runs(documents, peer, p, r, metric))
              for p, r in places]
     pairs = [(a, b) for a, b in pairs if a and b]
+    if not pairs:
+        sys.exit(f"readme-tables: no runs of both {mine} and {peer} in the documents")
     rejected = compare.holm([compare.mann_whitney_p(a, b) for a, b in pairs])
     result = []
     for (a, b), reject in zip(pairs, rejected):
         difference = compare.statistics.median(a) - compare.statistics.median(b)
         result.append("better" if reject and difference < 0 else "worse" if reject and difference > 0 else "level")
+    # 9 runs at least, from distinct documents of one revision (a document given twice would count twice).
     return result, min(min(len(a), len(b)) for a, b in pairs)
 
 
 def verdict_table(documents):
     first = documents[0]
+    if len({d["formatRevision"] for d in documents}) != 1:
+        sys.exit("readme-tables: the documents mix format revisions; give one sweep's documents")
+    dates = [d["machine"]["date"] for d in documents]
+    if len(set(dates)) != len(dates):
+        sys.exit("readme-tables: a document is given twice (same machine.date): its runs would count twice")
     places = sum(len(p["rates"]) for p in first["profiles"])
     runs = None
-    print("| IdleWork's setup against | Blank time: less / as much / more | Dropped frames: fewer / as many / more |")
+    print(f"| IdleWork's setup against ({places} profile-rates a peer) | Blank time: less / level / more | "
+          "Dropped frames: fewer / level / more |")
     print("|---|---|---|")
     for title, mine, peers in VERDICT_ROWS:
         counts = {m: {"better": 0, "level": 0, "worse": 0} for m in ("blank", "droppedFrames")}
@@ -340,11 +351,13 @@ def verdict_table(documents):
                     counts[metric][outcome] += 1
         cells = [" / ".join(str(counts[m][k]) for k in ("better", "level", "worse")) for m in ("blank", "droppedFrames")]
         print(f"| {title} | " + " | ".join(cells) + " |")
-    print(f"\n<sub>Counts of {places} profile-rates per peer; {runs} runs each; Mann–Whitney U, Holm's correction, 5%.</sub>")
+    if runs < 9:
+        sys.exit(f"readme-tables: {runs} runs a figure; the table's tests need 9 (three 3-run sweeps)")
+
 
 
 def tables(documents):
-    """What the README prints: the contest table (the full tables are in Example/RESULTS.md). FeedDemo v4
+    """What the README prints: the verdict table (v5) or the contest table (v4). FeedDemo v4
     documents only (`Example/v3/` keeps the older ones, which the self-test reads)."""
     if not is_v4(documents[0]):
         sys.exit("readme-tables: needs a FeedDemo v4 document (with contests) first")

@@ -36,8 +36,8 @@ struct Options: Sendable {
     usage: FeedDemo [--full | --quick] [--tables] [--json] [--json-out PATH] [--markdown PATH] [--svg DIR]
                     [--profile LIST] [--hz LIST] [--strategies LIST] [--runs N] [--load DUTY] [--throughput] [--enqueue-cost]
 
-      (no flag)           the newcomer's run: \(Sweep.newcomer.summary) (~4 min on 2 cores)
-      --full              the full sweep: \(Sweep.full.summary) (~13 min)
+      (no flag)           the newcomer's run: \(Sweep.newcomer.summary) (~6 min on 2 cores)
+      --full              the full sweep: \(Sweep.full.summary) (~16 min)
       --quick             CI smoke run: \(Sweep.quick.summary), with the throughput workloads and addTask's cost
       --tables            print the markdown tables (every figure) on stdout before the verdict
       --json              print only the JSON document on stdout (progress goes to stderr)

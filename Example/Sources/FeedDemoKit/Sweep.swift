@@ -7,7 +7,7 @@ enum Sweep: Sendable, CaseIterable {
   /// — in about six minutes.
   case newcomer
   /// Every profile, both rates, the contests with prefetching: each kind's IdleWork setup with prefetching against
-  /// every peer of its kind that prefetches (with Texture's queue given the same tiles), about 13 minutes on 2
+  /// every peer of its kind that prefetches (with Texture's queue given the same tiles), about 16 minutes on 2
   /// cores; three such sweeps give the nine runs a verdict needs.
   case full
   /// CI's smoke run: the reload profiles at 60 Hz, once, the strategies check-json checks.

@@ -118,7 +118,8 @@ enum Verdict {
       if report.options.runs < RankTest.minimumRuns {
         let peer = contest.peers[0]
         sentence +=
-          " against \(peer.displayName): \(report.options.runs) runs cannot tell better from level (a verdict needs "
+          " against \(peer.displayName): \(report.options.runs) run\(report.options.runs == 1 ? "" : "s") cannot tell "
+          + "better from level (a verdict needs "
           + "\(RankTest.minimumRuns): --runs \(RankTest.minimumRuns)); summed medians: blank cell·s "
           + "\(fmt(sum(mine) { blank(mine, $0)?.median }, 2)) against \(fmt(sum(peer) { blank(peer, $0)?.median }, 2)), "
           + "dropped frames \(fmt(sum(mine) { drops(mine, $0)?.median }, 0)) against "
