@@ -61,8 +61,7 @@ enum Verdict {
     return .blankCellSeconds
   }
 
-  /// "less blank time in 3 profile-rates, as much in 13, more in 0", or the sums of medians when the runs are too
-  /// few to test.
+  /// The counts of `outcomes` in words, e.g. "less blank time in 3, level in 13, more in 0".
   static func judged(
     _ outcomes: [RankTest.Outcome], better: String, same: String, worse: String
   ) -> String {
