@@ -56,9 +56,7 @@ final class CarefulWorkItemStrategy: FeedStrategy {
   private let submitWork: Submit
   private let renderJob: Render
   private var jobs: [DrawContent: Job] = [:]
-  private var cache: [DrawContent: RenderedImage] = [:]
-  private var cacheOrder: [DrawContent] = []
-  private var cacheBytes = 0
+  private var cache = OldestFirstImageCache(limit: WorkItemPrefetchStrategy.cacheLimit)
   private var ledger: RenderLedger?
   private var installed = false
 
@@ -168,23 +166,9 @@ final class CarefulWorkItemStrategy: FeedStrategy {
   private func finish(_ job: Job, image: RenderedImage) {
     if jobs[job.content] === job { jobs[job.content] = nil }
     guard installed else { return }
-    if prefetching { insert(image, for: job.content) }
+    if prefetching { cache.insert(image, for: job.content) }
     for request in job.waiting where request.cellStillShowsRow {
       request.apply(image)
-    }
-  }
-
-  /// Keeps `image`, dropping the oldest images beyond the limit.
-  private func insert(_ image: RenderedImage, for content: DrawContent) {
-    if let old = cache.updateValue(image, forKey: content) {
-      cacheBytes -= old.byteCount
-    } else {
-      cacheOrder.append(content)
-    }
-    cacheBytes += image.byteCount
-    while cacheBytes > WorkItemPrefetchStrategy.cacheLimit, !cacheOrder.isEmpty {
-      let oldest = cacheOrder.removeFirst()
-      if let gone = cache.removeValue(forKey: oldest) { cacheBytes -= gone.byteCount }
     }
   }
 
@@ -209,8 +193,6 @@ final class CarefulWorkItemStrategy: FeedStrategy {
   func uninstall() {
     discardPending()
     cache.removeAll()
-    cacheOrder.removeAll()
-    cacheBytes = 0
     installed = false
   }
 

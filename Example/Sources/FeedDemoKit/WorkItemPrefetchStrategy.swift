@@ -26,9 +26,7 @@ final class WorkItemPrefetchStrategy: FeedStrategy {
   nonisolated static let cacheLimit = 32 << 20
 
   private var jobs: [DrawContent: Job] = [:]
-  private var cache: [DrawContent: RenderedImage] = [:]
-  private var cacheOrder: [DrawContent] = []
-  private var cacheBytes = 0
+  private var cache = OldestFirstImageCache(limit: WorkItemPrefetchStrategy.cacheLimit)
   private var ledger: RenderLedger?
   private var installed = false
 
@@ -94,19 +92,9 @@ final class WorkItemPrefetchStrategy: FeedStrategy {
   private func finish(_ content: DrawContent, job: Job, image: RenderedImage?) {
     if jobs[content] === job { jobs[content] = nil }
     guard installed, let image else { return }
-    insert(image, for: content)
+    cache.insert(image, for: content)
     for request in job.waiting where request.cell.currentIndexPath == request.indexPath {
       request.apply(image)
-    }
-  }
-
-  /// Keeps `image`, dropping the oldest images beyond the limit.
-  private func insert(_ image: RenderedImage, for content: DrawContent) {
-    if cache.updateValue(image, forKey: content) == nil { cacheOrder.append(content) }
-    cacheBytes += image.byteCount
-    while cacheBytes > Self.cacheLimit, !cacheOrder.isEmpty {
-      let oldest = cacheOrder.removeFirst()
-      if let gone = cache.removeValue(forKey: oldest) { cacheBytes -= gone.byteCount }
     }
   }
 
@@ -141,8 +129,6 @@ final class WorkItemPrefetchStrategy: FeedStrategy {
   func uninstall() {
     discardPending()
     cache.removeAll()
-    cacheOrder.removeAll()
-    cacheBytes = 0
     installed = false
   }
 }
