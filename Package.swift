@@ -22,6 +22,8 @@ let package = Package(
     .target(name: "IdleWorkObjC", dependencies: ["IdleWork"]),
     .testTarget(name: "IdleWorkTests", dependencies: ["IdleWork", "IdleWorkTesting"]),
     .testTarget(name: "IdleWorkTestingTests", dependencies: ["IdleWork", "IdleWorkTesting"]),
+    // Preparation's behaviour through the public API and IdleWorkTesting alone: no `@testable`.
+    .testTarget(name: "IdleWorkPreparationTests", dependencies: ["IdleWork", "IdleWorkTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
 #if canImport(ObjectiveC)
   import Foundation
-  @_spi(IdleWorkObjC) import IdleWork
+  import IdleWork
 
   /// How a result is made from an input (`Preparation`), said once and shared by cell tasks, keyed tasks and
   /// prefetches, so that equal inputs share one preparation and one cached result. Make each one once (a property).
@@ -33,7 +33,7 @@
       prepare: @escaping (_ input: AnyObject, _ isCancelled: @escaping () -> Bool) -> AnyObject?
     ) {
       let prepare = UncheckedSendable(prepare)
-      preparation = Preparation(ownIdentity: Self.sizing(resultBytes)) { input, isCancelled in
+      preparation = Preparation(resultBytes: Self.sizing(resultBytes)) { input, isCancelled in
         let result = withoutActuallyEscaping(isCancelled) { prepare.value(input.object, $0) }
         guard let result else { throw NoResult() }
         return UncheckedSendable(result)
@@ -54,7 +54,7 @@
       resultBytes: ((_ result: AnyObject) -> Int)?, prepare: @escaping (_ input: AnyObject) -> AnyObject?
     ) -> IWPreparation {
       let prepare = UncheckedSendable(prepare)
-      let made = Preparation<ObjectInput, Value>.mainThread(ownIdentity: sizing(resultBytes)) { input in
+      let made = Preparation<ObjectInput, Value>.mainThread(resultBytes: sizing(resultBytes)) { input in
         guard let result = prepare.value(input.object) else { throw NoResult() }
         return UncheckedSendable(result)
       }

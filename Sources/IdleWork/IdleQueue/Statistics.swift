@@ -31,6 +31,12 @@ extension IdleQueue {
     public internal(set) var wastedPreparations = 0
     /// Of ``executed``, the tasks applied at once from the result cache, inside the `addTask` call that added them.
     public internal(set) var cacheHits = 0
+    /// Results made for an input that another ``Preparation`` of the same input and value types had made (and the
+    /// cache still keeps) or was making. A preparation made anew on each use (inline in `cellForRowAt`, a computed
+    /// property) shares nothing with its prefetch and counts here for every row: store it, or give it an identifier
+    /// (``Preparation/identified(by:)``). Two preparations that truly differ without identifiers (a factory's two
+    /// sizes) count here too; those with identifiers never do.
+    public internal(set) var duplicatePreparations = 0
     /// Tasks still queued (those of cells off screen too) and prefetches still pending.
     public internal(set) var pending = 0
     /// Idle passes in which this queue had work to offer.

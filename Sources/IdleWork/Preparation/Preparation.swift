@@ -17,9 +17,12 @@ import Foundation
 /// ``mainThread(resultBytes:fileID:line:column:_:)`` and ``mainThread(resultBytes:fileID:line:column:slices:)``
 /// make one for code that must stay on the main thread, run in the queue's passes.
 ///
-/// Preparations made by the same line of code share results: one written inline in `cellForRowAt` or as a computed
-/// property shares with its prefetch. So a result must depend on the input alone: put a size or a style that
-/// varies into the input, not into what the closure captures.
+/// Copies of one preparation share in-flight work and cached results for equal inputs; a preparation made anew is a
+/// new one, which shares nothing, so two sizes made by one factory never show each other's result. Store it (a
+/// `let` property) and use the same value for tasks and prefetches. One made anew where it is used — inline in
+/// `cellForRowAt`, a computed property — shares only if it carries an identifier:
+/// ``identified(by:)``. Each result such a preparation makes again for an input another preparation had made or
+/// was making counts in ``IdleQueue/Statistics-swift.struct/duplicatePreparations``.
 public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable {
   /// The work: run on a worker as it is, or — `async` — as a task the worker waits for; or on the main thread.
   enum Work: Sendable {
@@ -29,7 +32,8 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
     case mainThread(@MainActor @Sendable (Input) -> MainThreadSlices<Value>)
   }
 
-  /// Which preparation this is, for the input's key: the line of code that made it.
+  /// Which preparation this is, for the input's key: the value made by an initializer (its copies share it), or the
+  /// identifier it was given.
   let identity: PreparationIdentity
   let prepare: Work
   let resultBytes: (@Sendable (Value) -> Int)?
@@ -39,17 +43,13 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   /// - Parameters:
   ///   - resultBytes: a result's size in bytes, for the cache's limit; `nil` counts it by its type (an image its
   ///     bitmap, `Data` its `count`). Called on a worker and on the main thread.
-  ///   - fileID: with `line` and `column`, the place in the code that makes it: its identity. Leave them out.
-  ///   - line: see `fileID`.
-  ///   - column: see `fileID`.
   ///   - prepare: makes the value. `isCancelled()` turns `true` once nothing waits for the result: poll it between
   ///     steps and throw to stop.
   public init(
-    resultBytes: (@Sendable (Value) -> Int)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-    column: UInt = #column,
+    resultBytes: (@Sendable (Value) -> Int)? = nil,
     _ prepare: @escaping @Sendable (_ input: Input, _ isCancelled: @Sendable () -> Bool) throws -> Value
   ) {
-    self.init(.site("\(fileID)", line, column), .synchronous(prepare), resultBytes)
+    self.init(.synchronous(prepare), resultBytes)
   }
 
   /// Creates a preparation whose work is `async` (a download, an async decoder): it runs as a detached task, never
@@ -57,17 +57,13 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   ///
   /// - Parameters:
   ///   - resultBytes: a result's size in bytes, for the cache's limit; `nil` counts it by its type.
-  ///   - fileID: with `line` and `column`, the place in the code that makes it: its identity. Leave them out.
-  ///   - line: see `fileID`.
-  ///   - column: see `fileID`.
   ///   - prepare: makes the value. It is cancelled as a task once nothing waits for the result, and
   ///     `isCancelled()` turns `true` then too.
   public init(
-    resultBytes: (@Sendable (Value) -> Int)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-    column: UInt = #column,
+    resultBytes: (@Sendable (Value) -> Int)? = nil,
     _ prepare: @escaping @Sendable (_ input: Input, _ isCancelled: @Sendable () -> Bool) async throws -> Value
   ) {
-    self.init(.site("\(fileID)", line, column), .asynchronous(prepare), resultBytes)
+    self.init(.asynchronous(prepare), resultBytes)
   }
 
   /// Creates a preparation whose work runs on the main thread, for code that is not thread-safe (old drawing code,
@@ -81,17 +77,12 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   ///
   /// - Parameters:
   ///   - resultBytes: a result's size in bytes, for the cache's limit; `nil` counts it by its type.
-  ///   - fileID: with `line` and `column`, the place in the code that makes it: its identity. Leave them out.
-  ///   - line: see `fileID`.
-  ///   - column: see `fileID`.
   ///   - prepare: makes the value, on the main thread; throw if it cannot.
   public static func mainThread(
-    resultBytes: (@Sendable (Value) -> Int)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-    column: UInt = #column, _ prepare: @escaping @MainActor @Sendable (_ input: Input) throws -> Value
+    resultBytes: (@Sendable (Value) -> Int)? = nil,
+    _ prepare: @escaping @MainActor @Sendable (_ input: Input) throws -> Value
   ) -> Preparation {
-    Preparation(
-      .site("\(fileID)", line, column),
-      .mainThread { input in MainThreadSlices { _ in try prepare(input) } }, resultBytes)
+    Preparation(.mainThread { input in MainThreadSlices { _ in try prepare(input) } }, resultBytes)
   }
 
   /// Creates a preparation whose main-thread work comes in slices, one per step of a pass, like a resumable task:
@@ -106,43 +97,41 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   ///
   /// - Parameters:
   ///   - resultBytes: a result's size in bytes, for the cache's limit; `nil` counts it by its type.
-  ///   - fileID: with `line` and `column`, the place in the code that makes it: its identity. Leave them out.
-  ///   - line: see `fileID`.
-  ///   - column: see `fileID`.
   ///   - slices: called on the main thread when the work starts; returns the slice function, which the queue calls
   ///     once per step, with the seconds it may spend, until it returns the value (or throws).
   public static func mainThread(
-    resultBytes: (@Sendable (Value) -> Int)? = nil, fileID: StaticString = #fileID, line: UInt = #line,
-    column: UInt = #column,
+    resultBytes: (@Sendable (Value) -> Int)? = nil,
     slices:
       @escaping @MainActor @Sendable (_ input: Input) ->
       @MainActor (_ timeRemaining: () -> TimeInterval) throws
       -> Value?
   ) -> Preparation {
-    Preparation(.site("\(fileID)", line, column), .mainThread { MainThreadSlices(slices($0)) }, resultBytes)
+    Preparation(.mainThread { MainThreadSlices(slices($0)) }, resultBytes)
   }
 
-  /// A preparation with an identity of its own (the Objective-C face makes each one once, at one line of code).
-  @_spi(IdleWorkObjC)
-  public init(
-    ownIdentity resultBytes: (@Sendable (Value) -> Int)?,
-    _ prepare: @escaping @Sendable (_ input: Input, _ isCancelled: @Sendable () -> Bool) throws -> Value
-  ) {
-    self.init(.serial(PreparationIdentity.next()), .synchronous(prepare), resultBytes)
+  /// This preparation with `identifier` as its identity: preparations with equal identifiers (and the same input
+  /// and value types) share in-flight work and cached results, wherever they were made. For one made anew where
+  /// it is used — inline in `cellForRowAt`, a computed property — so that it shares with its prefetch; and for a
+  /// factory, whose variants must differ:
+  ///
+  /// ```swift
+  /// func thumbnail(size: Int) -> Preparation<URL, Image> {
+  ///   Preparation { url, _ in try Thumbnails.draw(url, size: size) }
+  ///     .identified(by: "thumbnail \(size)")   // 40 and 200 never share; two 40s do
+  /// }
+  /// ```
+  ///
+  /// Everything the work depends on besides the input must be in the identifier: two preparations with equal
+  /// identifiers are taken to make the same result.
+  public func identified(by identifier: some Hashable & Sendable) -> Preparation {
+    Preparation(identity: .named(SendableHashable(identifier)), prepare: prepare, resultBytes: resultBytes)
   }
 
-  /// A main-thread preparation with an identity of its own (see `init(ownIdentity:_:)`).
-  @_spi(IdleWorkObjC)
-  public static func mainThread(
-    ownIdentity resultBytes: (@Sendable (Value) -> Int)?,
-    _ prepare: @escaping @MainActor @Sendable (_ input: Input) throws -> Value
-  ) -> Preparation {
-    Preparation(
-      .serial(PreparationIdentity.next()), .mainThread { input in MainThreadSlices { _ in try prepare(input) } },
-      resultBytes)
+  private init(_ prepare: Work, _ resultBytes: (@Sendable (Value) -> Int)?) {
+    self.init(identity: .instance(PreparationIdentity.next()), prepare: prepare, resultBytes: resultBytes)
   }
 
-  private init(_ identity: PreparationIdentity, _ prepare: Work, _ resultBytes: (@Sendable (Value) -> Int)?) {
+  private init(identity: PreparationIdentity, prepare: Work, resultBytes: (@Sendable (Value) -> Int)?) {
     self.identity = identity
     self.prepare = prepare
     self.resultBytes = resultBytes
@@ -150,7 +139,9 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
 
   /// The key tasks and prefetches for `input` share a render and a cached result by.
   func key(_ input: Input) -> PreparedContent {
-    PreparedContent(valueType: ObjectIdentifier(Value.self), content: AnyHashable(input), work: identity)
+    PreparedContent(
+      inputType: ObjectIdentifier(Input.self), valueType: ObjectIdentifier(Value.self), content: AnyHashable(input),
+      work: identity)
   }
 
   /// The work for one input: on a worker, `async` work runs as a detached task (never on the main actor) while the
@@ -194,11 +185,16 @@ enum RenderWork {
   case mainThread(@MainActor () -> MainThreadSlices<any Sendable>)
 }
 
-/// Which ``Preparation`` made a key: the line of code (copies, and preparations made again by the same line, share
-/// results), or a serial for one made elsewhere with an identity of its own.
+/// Which ``Preparation`` made a key: one made by an initializer (its copies share it), or one given an identifier.
 enum PreparationIdentity: Hashable, Sendable {
-  case site(String, UInt, UInt)
-  case serial(UInt64)
+  case instance(UInt64)
+  case named(SendableHashable)
+
+  /// Whether the app named it (``Preparation/identified(by:)``).
+  var isNamed: Bool {
+    if case .named = self { return true }
+    return false
+  }
 
   static func next() -> UInt64 { counter.next() }
 
@@ -215,4 +211,14 @@ enum PreparationIdentity: Hashable, Sendable {
       return last
     }
   }
+}
+
+/// A hashable value that may cross threads.
+///
+/// `@unchecked Sendable`: `AnyHashable` is not `Sendable`, but this one is made only from a `Hashable & Sendable`
+/// value (``init(_:)``), and is never changed.
+struct SendableHashable: Hashable, @unchecked Sendable {
+  let value: AnyHashable
+
+  init(_ value: some Hashable & Sendable) { self.value = AnyHashable(value) }
 }

@@ -10,16 +10,24 @@ import Foundation
 /// admission; a prefetch's only in time it cannot cost a frame (``PassPlanner/nextInSlack(_:)``). Results are
 /// applied by their tasks, which the pass runs before the next slice.
 extension QueuePreparation {
+  /// What one step of a render did.
+  enum SliceStep {
+    /// A slice of the app's code ran; `ended`: the work returned its value or threw.
+    case ran(ended: Bool)
+    /// No code ran: the render was ended (nothing waits for it any more), or is not startable.
+    case endedUnrun
+  }
+
   /// Runs one slice of `render`, started here if it waits; once the work returns its value (or throws, or nothing
-  /// waits for it any more) the outcome is taken in at once, as a worker's would be. Returns whether it ended.
-  func runSlice(of render: PreparationRun, timeRemaining: () -> TimeInterval) -> Bool {
+  /// waits for it any more) the outcome is taken in at once, as a worker's would be.
+  func runSlice(of render: PreparationRun, timeRemaining: () -> TimeInterval) -> SliceStep {
     let pool = mainLine.pool
     switch pool.startByHand(render) {
     case .none:
-      return true
+      return .endedUnrun
     case .cancelled:
       finish(render, .failure(CancellationError()))
-      return true
+      return .endedUnrun
     case .run:
       break
     }
@@ -27,13 +35,13 @@ extension QueuePreparation {
     let outcome = Result { try render.slices!.next(timeRemaining) }
     switch outcome {
     case .success(nil):
-      return false
+      return .ran(ended: false)
     case .success(let value?):
       finish(render, .success(value))
     case .failure(let error):
       finish(render, .failure(error))
     }
-    return true
+    return .ran(ended: true)
   }
 
   private func finish(_ render: PreparationRun, _ outcome: Result<any Sendable, any Error>) {
@@ -46,23 +54,44 @@ extension QueuePreparation {
   var hasMainThreadWork: Bool { mainLine.pool.hasStartableWork(of: mainLine) }
 
   func nextMainThreadWork() -> (work: MainThreadWork, cost: UInt64?)? {
-    guard let next = mainLine.pool.nextByHand(of: mainLine) else { return nil }
+    // Ended outside admission: ending runs none of the app's code, so it costs no budget and teaches no cost.
+    for render in mainLine.pool.abandonedByHand(of: mainLine) { finish(render, .failure(CancellationError())) }
+    guard let next = mainLine.pool.nextByHand(of: mainLine, passingOver: passedOverRenders) else {
+      mainThreadRender = nil
+      return nil
+    }
     mainThreadRender = next.render
     return (next.isVisible ? .visibleRow : .prefetch, next.render.content.flatMap { sliceCosts[$0.work] })
+  }
+
+  func passOverMainThreadWork() {
+    guard let render = mainThreadRender else { return }
+    passedOverRenders.append(render)
+    mainThreadRender = nil
   }
 
   /// A slice of the render ``nextMainThreadWork()`` picked took `nanoseconds`: its preparation's cost, for the next.
   func mainThreadSliceTook(_ nanoseconds: UInt64) {
     guard let identity = lastSliceIdentity else { return }
+    lastSliceIdentity = nil
     let measured = Double(nanoseconds)
     sliceCosts[identity] =
       sliceCosts[identity].map { UInt64(Double($0) + CostPredictor.weight * (measured - Double($0))) }
       ?? nanoseconds
   }
 
-  func runMainThreadSlice(timeRemaining: () -> TimeInterval) {
-    guard let render = mainThreadRender else { return }
-    lastSliceIdentity = render.content?.work
-    if runSlice(of: render, timeRemaining: timeRemaining) { mainThreadRender = nil }
+  func runMainThreadSlice(timeRemaining: () -> TimeInterval) -> Bool {
+    guard let render = mainThreadRender else { return false }
+    mainThreadRender = nil
+    // Something ran, or ended: what the pass passed over may be admitted now.
+    passedOverRenders = []
+    switch runSlice(of: render, timeRemaining: timeRemaining) {
+    case .ran:
+      lastSliceIdentity = render.content?.work
+      return true
+    case .endedUnrun:
+      lastSliceIdentity = nil
+      return false
+    }
   }
 }

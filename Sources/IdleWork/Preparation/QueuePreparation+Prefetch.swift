@@ -71,6 +71,7 @@ extension QueuePreparation {
         render.isPrefetched = true
         (render.live, render.wanted, render.urgent, render.cells) = (1, 1, 0, 0)
         render.distance = distance
+        noteNewRender(for: key)
         inFlight[key] = render
         render.line.submit(render)
       }

@@ -64,7 +64,10 @@ extension QueuePreparation {
     } else {
       render = PreparationRun(line: line(for: prepare), content: content, resultBytes: nil, prepare: prepare)
       isNew = true
-      if let content { inFlight[content] = render }
+      if let content {
+        noteNewRender(for: content)
+        inFlight[content] = render
+      }
     }
     let request = PreparedRequest(
       client: self, render: render, binding: binding, isDiscardable: discardable, apply: apply)
@@ -279,6 +282,11 @@ extension QueuePreparation {
     cancelAllPrefetches()
     let closed = line.close()
     let closedMain = mainLine.close()
+    // Main-thread work under way has no worker to finish it: it ends here, and what its slices captured goes.
+    mainThreadRender = nil
+    passedOverRenders = []
+    let underWay = mainLine.pool.endAllByHand(of: mainLine)
+    for render in underWay + closedMain.dropped.compactMap({ $0 as? PreparationRun }) { render.endMainThreadWork() }
     for (render, outcome) in closed.arrivals + closedMain.arrivals {
       if case .success = outcome { render.arrival = .value } else { render.arrival = .error }
       settleIfDone(render)
@@ -296,6 +304,7 @@ extension QueuePreparation {
     statistics.staleAfterPrepare = staleAfterPrepare
     statistics.wastedPreparations = wasted + cache.unusedPrefetchesDropped
     statistics.cacheHits = cacheHits
+    statistics.duplicatePreparations = duplicates
     let prefetches = prefetchCounts
     statistics.added += prefetches.added
     statistics.executed += prefetches.executed
@@ -311,7 +320,11 @@ extension QueuePreparation: LaterWorkClient {
 
   func takeInArrivals() { takeInPreparedResults() }
 
-  func passEnded() { releaseHeldRenders() }
+  func passEnded() {
+    passedOverRenders = []
+    mainThreadRender = nil
+    releaseHeldRenders()
+  }
 
   func cancelAll() { cancelAllPrefetches() }
 

@@ -13,6 +13,8 @@ final class QueuePreparation {
   let mainLine: PreparationLine
   /// The main-thread render the pass picked, whose slices it runs.
   var mainThreadRender: PreparationRun?
+  /// Main-thread renders the pass did not admit since its search last ran something: the next pick passes them by.
+  var passedOverRenders: [PreparationRun] = []
   /// What a slice of each main-thread preparation costs (moving average, nanoseconds), and whose slice ran last:
   /// a prefetch is admitted by its own preparation's cost, never by another's.
   var sliceCosts: [PreparationIdentity: UInt64] = [:]
@@ -39,6 +41,12 @@ final class QueuePreparation {
   /// How prefetches ended (see ``IdleQueue/Statistics-swift.struct/added``).
   var prefetchCounts = PrefetchCounts()
   var cacheHits = 0
+  /// See ``IdleQueue/Statistics-swift.struct/duplicatePreparations``.
+  var duplicates = 0
+  /// The unnamed preparations that last made results, by input and value types, the latest first (at most
+  /// ``recentMakersKept``): a new render looks for another's result among them.
+  var recentMakers: [TypePair: [PreparationIdentity]] = [:]
+  static let recentMakersKept = 8
 
   init(queue: QueueCore, pool: WorkerPool) {
     self.queue = queue
@@ -60,6 +68,26 @@ final class QueuePreparation {
 }
 
 extension QueuePreparation {
+  /// A render starts for `key`: counted a duplicate if another unnamed preparation of the same types made this input
+  /// and its result is kept, or is making it now.
+  func noteNewRender(for key: PreparedContent) {
+    guard !key.work.isNamed else { return }
+    let types = key.types
+    var makers = (recentMakers[types] ?? []).filter { $0 != key.work }
+    let other = makers.first { maker in
+      inFlight[key.made(by: maker)] != nil || cache.contains(key.made(by: maker))
+    }
+    if let other {
+      duplicates += 1
+      // The one shared with stays first: the same misuse repeats against it, row after row.
+      makers.removeAll { $0 == other }
+      makers.insert(other, at: 0)
+    }
+    makers.insert(key.work, at: other == nil ? 0 : 1)
+    if makers.count > Self.recentMakersKept { makers.removeLast() }
+    recentMakers[types] = makers
+  }
+
   /// The line a render with `work` goes to.
   func line(for work: RenderWork) -> PreparationLine {
     if case .mainThread = work { return mainLine }
@@ -67,10 +95,26 @@ extension QueuePreparation {
   }
 }
 
-/// A prepared task's content key together with the type of its value (see `IdleQueue.contentKey`), and the
-/// ``Preparation`` that makes it.
+/// The input and value types of a ``PreparedContent``.
+struct TypePair: Hashable {
+  let input: ObjectIdentifier
+  let value: ObjectIdentifier
+}
+
+/// A prepared task's content key: its input, with the input's and the value's types (inputs of different types
+/// never share, even where their `AnyHashable`s are equal), and the ``Preparation`` that makes it.
 struct PreparedContent: Hashable {
+  var inputType = ObjectIdentifier(Never.self)
   let valueType: ObjectIdentifier
   let content: AnyHashable
-  var work = PreparationIdentity.serial(0)
+  var work = PreparationIdentity.instance(0)
+
+  var types: TypePair { TypePair(input: inputType, value: valueType) }
+
+  /// The key of the same input made by `work`.
+  func made(by work: PreparationIdentity) -> PreparedContent {
+    var key = self
+    key.work = work
+    return key
+  }
 }

@@ -183,20 +183,39 @@ final class WorkerPool: @unchecked Sendable {
     return .run
   }
 
-  /// The render to run next on the calling thread, with whether a visible row's request wants it; `nil` if none
-  /// waits. It is only chosen: ``startByHand(_:)`` starts it once the pass admits it. One under way that nothing
-  /// waits for comes first (its next slice only ends it); then a visible row's under way; then a visible row's the
-  /// pick rule chooses; then any under way (a prefetch's, or a row's gone off screen); then the prefetch the pick
-  /// rule chooses.
-  func nextByHand(of line: PreparationLine) -> (render: PreparationRun, isVisible: Bool)? {
+  /// The renders under way on the calling thread that nothing waits for any more: their next step only ends them.
+  func abandonedByHand(of line: PreparationLine) -> [PreparationRun] {
     condition.lock()
     defer { condition.unlock() }
-    if let ended = line.runningRenders.first(where: { $0.live == 0 }) { return (ended, false) }
-    if let visible = line.runningRenders.first(where: { $0.urgent > 0 }) { return (visible, true) }
-    let chosen = chooseLocked().map { waiting[$0.index] }
+    return line.runningRenders.filter { $0.live == 0 }
+  }
+
+  /// The render to run next on the calling thread, with whether a visible row's request wants it; `nil` if none
+  /// waits. It is only chosen: ``startByHand(_:)`` starts it once the pass admits it. Those in `passedOver` are
+  /// not chosen. A visible row's under way comes first; then a visible row's the pick rule chooses; then any under
+  /// way (a prefetch's, or a row's gone off screen); then the prefetch the pick rule chooses.
+  func nextByHand(
+    of line: PreparationLine, passingOver passedOver: [PreparationRun] = []
+  ) -> (render: PreparationRun, isVisible: Bool)? {
+    condition.lock()
+    defer { condition.unlock() }
+    func isEligible(_ render: PreparationRun) -> Bool { !passedOver.contains { $0 === render } }
+    let running = line.runningRenders.filter(isEligible)
+    if let visible = running.first(where: { $0.urgent > 0 }) { return (visible, true) }
+    let chosen = chooseLocked(passingOver: passedOver).map { waiting[$0.index] }
     if let chosen, chosen.urgent > 0 { return (chosen, true) }
-    if let running = line.runningRenders.first { return (running, false) }
+    if let running = running.first { return (running, false) }
     return chosen.map { ($0, false) }
+  }
+
+  /// Ends every render of `line` under way on the calling thread (its queue ended); returns them, for the caller to
+  /// release what their work captured.
+  func endAllByHand(of line: PreparationLine) -> [PreparationRun] {
+    condition.lock()
+    defer { condition.unlock() }
+    let ended = line.runningRenders
+    for render in ended { endRunLocked(render) }
+    return ended
   }
 
   /// A render started by hand ended with `outcome`: it arrives as a worker's would.
@@ -381,11 +400,13 @@ final class WorkerPool: @unchecked Sendable {
   }
 
   /// The waiting render ``WorkerPick`` chooses, by its index in `waiting`, noting what the choice passed over.
-  private func chooseLocked() -> (index: Int, isPrefetch: Bool)? {
+  private func chooseLocked(passingOver passedOver: [PreparationRun] = []) -> (index: Int, isPrefetch: Bool)? {
     let paced = isPacingLocked
     let candidates = waiting.map { render -> WorkerPick.Candidate in
       let line = render.line
-      let isStartable = render.phase == .waiting && render.wanted > 0 && !line.isClosed && line.running < line.limit
+      let isStartable =
+        render.phase == .waiting && render.wanted > 0 && !line.isClosed && line.running < line.limit
+        && !passedOver.contains { $0 === render }
       guard isStartable, render.urgent == 0 else {
         return WorkerPick.Candidate(
           isStartable: isStartable, isVisible: true, hasCells: render.cells > 0, visibleSince: render.visibleSince)

@@ -23,10 +23,13 @@ protocol LaterWorkClient: AnyObject {
   var isAwaitingResults: Bool { get }
   /// Whether work of its own waits to run on the main thread when no task is runnable (main-thread preparations).
   var hasMainThreadWork: Bool { get }
-  /// Picks that work's next piece, with what a slice of it costs (nanoseconds; `nil`: never measured); `nil` if none.
+  /// Picks that work's next piece not passed over in this search, with what a slice of it costs (nanoseconds;
+  /// `nil`: never measured); `nil` if none. Work nothing waits for any more is ended first, unmeasured.
   func nextMainThreadWork() -> (work: MainThreadWork, cost: UInt64?)?
-  /// Runs one slice of the piece ``nextMainThreadWork()`` picked.
-  func runMainThreadSlice(timeRemaining: () -> TimeInterval)
+  /// The pass does not admit the piece ``nextMainThreadWork()`` picked now: the next call picks another.
+  func passOverMainThreadWork()
+  /// Runs one slice of the piece ``nextMainThreadWork()`` picked; returns whether a slice of the app's code ran.
+  func runMainThreadSlice(timeRemaining: () -> TimeInterval) -> Bool
   /// That slice took `nanoseconds`.
   func mainThreadSliceTook(_ nanoseconds: UInt64)
   /// A pass begins: take in what arrived.

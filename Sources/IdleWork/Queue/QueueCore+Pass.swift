@@ -94,11 +94,19 @@ extension QueueCore {
       guard let entry = found.entry else {
         // No runnable task: the client's main-thread work (a visible row's preparation, then prefetches), a slice;
         // then from the head again, so that a result it made is applied before the next slice.
-        guard !found.reachedHorizon, let client, runMainThreadWork(kind, client: client, own: &own) else { break }
-        didWork = true
-        searchFrom = nil
-        passedOver = 0
-        continue
+        guard !found.reachedHorizon, let client else { break }
+        switch runMainThreadWork(kind, client: client, own: &own) {
+        case .ran:
+          didWork = true
+          searchFrom = nil
+          passedOver = 0
+          continue
+        case .passedOver:
+          continue
+        case .stop:
+          break
+        }
+        break
       }
       switch step {
       case .end:
@@ -123,10 +131,23 @@ extension QueueCore {
     return ranTasks
   }
 
+  /// What one look at the client's main-thread work did.
+  private enum MainThreadStep {
+    /// A slice ran (or the piece ended without one): look at the tasks again.
+    case ran
+    /// The piece was passed over: look at the next.
+    case passedOver
+    /// End the pass.
+    case stop
+  }
+
   /// Runs one slice of the client's main-thread work if ``PassPlanner`` admits it — a visible row's preparation as
-  /// a task, a prefetch only where it costs no frame; returns whether it ran.
-  private func runMainThreadWork(_ kind: IdlePassKind, client: any LaterWorkClient, own: inout BudgetMeter) -> Bool {
-    guard let next = client.nextMainThreadWork() else { return false }
+  /// a task, a prefetch only where it costs no frame. Only a slice of the app's code is measured and counted in
+  /// the budget.
+  private func runMainThreadWork(
+    _ kind: IdlePassKind, client: any LaterWorkClient, own: inout BudgetMeter
+  ) -> MainThreadStep {
+    guard let next = client.nextMainThreadWork() else { return .stop }
     let driver = scheduler.driver
     let now = driver.nanoseconds
     // Its cost is its own preparation's measure (the predictor's `.mainPreparation` average stays unmeasured).
@@ -137,13 +158,18 @@ extension QueueCore {
     case .run: break
     case .wait(let nanoseconds):
       waitsForDeadline = nanoseconds
-      return false
-    case .end, .passOver: return false
+      return .stop
+    case .end: return .stop
+    case .passOver:
+      client.passOverMainThreadWork()
+      return .passedOver
     }
-    let duration = measuring(own) { look in client.runMainThreadSlice(timeRemaining: look) }
+    var ranSlice = false
+    let duration = measuring(own) { look in ranSlice = client.runMainThreadSlice(timeRemaining: look) }
+    guard ranSlice else { return .ran }
     client.mainThreadSliceTook(duration)
     own.recordTask()
-    return true
+    return .ran
   }
 
   /// Runs `body`, given the time a slice may spend; returns what it cost: for a slice that reads `timeRemaining`
