@@ -26,10 +26,12 @@ final class PreparationLine: @unchecked Sendable {
   var arrivals: [PreparationRun] = []
   /// A prefetch of this line was held back because ``arrivals`` reached its bound: taking them in wakes workers.
   var prefetchWaitsForTakeIn = false
-  /// The cache's free bytes at the last take-in (``noteCache(free:)``); 0 until the results taken are cached.
+  /// The cache's room for prefetched results (``noteCache(free:largest:)``); 0 until the results taken are cached.
   var cacheFree = 0
   /// The largest result so far, measured on arrival.
   var largestResult = 0
+  /// Whether the cache has told its room for prefetched results: it had seen a result's size.
+  var knowsCacheRoom = false
   /// The bytes of the results in ``arrivals``, measured by their workers (``PreparationRun/sizingsLocked``).
   var arrivedBytes = 0
   var isClosed = false
@@ -112,11 +114,12 @@ final class PreparationLine: @unchecked Sendable {
     return finished
   }
 
-  /// Sets the pool order of a render a prefetch now wants: the earlier of its places in the prefetch order.
-  func setDistance(_ render: PreparationRun, _ distance: Int) {
+  /// Sets the pool order of a render a prefetch now wants: the earlier of its places in the prefetch order, or
+  /// `distance` `exactly` (its prefetch was passed, or asked for again).
+  func setDistance(_ render: PreparationRun, _ distance: Int, exactly: Bool = false) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
-    render.distance = min(render.distance, distance)
+    render.distance = exactly ? distance : min(render.distance, distance)
   }
 
   /// The render's prefetch ended: its place goes, so a discardable task keeping it waits after every prefetch.
@@ -173,23 +176,35 @@ final class PreparationLine: @unchecked Sendable {
     }
     arrivals = []
     arrivedBytes = 0
-    cacheFree = 0  // the results taken are counted nowhere until they are in the cache (``noteCache``)
+    // The results taken are counted nowhere until they are in the cache (``noteCache``): till then, no room.
+    cacheFree = 0
     pool.arrivalsTakenLocked(self)
     return taken
   }
 
-  /// The main thread cached the results it took in: `free` bytes are left under its limit.
-  func noteCache(free: Int) {
+  /// The cache has `free` bytes for prefetched results (``ResultCache/prefetchRoom``), and has seen results of up to
+  /// `largest` bytes.
+  func noteCache(free: Int, largest: Int) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
     cacheFree = free
+    largestResult = max(largestResult, largest)
+    knowsCacheRoom = largest > 0
     // Results that arrived meanwhile may have held a prefetch back: with room for them, it may start now.
     if prefetchWaitsForTakeIn, resultsOnTheirWayFit { pool.arrivalsTakenLocked(self) }
   }
 
+  /// Whether one more prefetch may start: the results on their way (those arrived, plus those running and one more
+  /// at the largest size) fit in the cache's room for prefetched results. Before any result's size is known, as
+  /// many as the line's bound may be on their way, to learn it. Capped at ``waitingResultsCap``, since sizes
+  /// counted small bound nothing. Lock held.
+  var prefetchFits: Bool {
+    guard knowsCacheRoom else { return arrivals.count + running < limit }
+    return resultsOnTheirWayFit
+  }
+
   /// Whether the results on their way (those arrived, plus those running and one more at the largest size) fit
-  /// in the cache's free bytes, so a prefetch need not wait for a pass. Capped at ``waitingResultsCap``, since
-  /// sizes counted small bound nothing; `false` before any result was cached. Lock held.
+  /// in the cache's room for prefetched results. `false` before any result was measured. Lock held.
   var resultsOnTheirWayFit: Bool {
     guard largestResult > 0, arrivals.count < waitingResultsCap else { return false }
     let (coming, overflow) = (running + 1).multipliedReportingOverflow(by: largestResult)

@@ -6,6 +6,14 @@ import Foundation
 /// A prefetch is a request on a render, not a task: it never evicts, delays or starves a visible row's task.
 /// A task for the same content takes its render over (the prefetch ends as executed), and cancelling the
 /// prefetch then leaves the render running.
+///
+/// **The rows about to appear win.** Rows a prefetch wants are ranked in the order they will appear: within a
+/// call, the order given (nearest first); an older call's rows before a newer one's, since in a steady scroll they
+/// appear first — until a row of a newer call is shown, which means the older calls' rows were passed (a fling
+/// outran them), and they go last. Rows whose prefetch was cancelled go last too. The rank decides which prefetch a
+/// worker starts, which ones go when they exceed the queue's length (the last ranked, counted evicted), and which
+/// results the cache keeps (``ResultCache``). A prefetch whose result has no room in the cache without pushing out
+/// one ranked before it waits, counted pending, until rows shown, cancelled or passed free room.
 extension QueuePreparation {
   /// What ``IdleQueue/prefetch(_:from:first:)`` does, for each input in the order given (the nearest first).
   static func prefetch(
@@ -22,12 +30,8 @@ extension QueuePreparation {
   ) {
     // Results that finished and were not taken in yet go to the cache first: they are not prepared again.
     if hasArrivals { takeInPreparedResults() }
-    // Results kept already are about to be shown: they become the most recently used, the nearest last, so the
-    // cache keeps them over rows scrolled past, and the nearest longest.
-    for item in items.reversed() { cache.touch(item.key) }
-    // Past the queue's length the farthest rows of this call go, then older calls' (see below).
-    var room = max(0, queue.list.capacity)
     prefetchCalls += 1
+    let call = prefetchCalls
     var asked = Set<PreparedContent>()
     // Places ahead of every prefetch asked for so far (the rows where a fling lands), or after them.
     var places = first ? Self.placesAhead(items.count) : nil
@@ -36,60 +40,81 @@ extension QueuePreparation {
       places = place + 1
       return place
     }
+    var new: [(key: PreparedContent, work: RenderWork, place: Int)] = []
     for item in items {
       let key = item.key
-      // Kept already, or given twice in this call (two rows showing one photo): its first place stands.
-      if cache.contains(key) || !asked.insert(key).inserted { continue }
-      if let pending = prefetches[key] {
-        // Asked again: it keeps its place in the pool's order, and joins this call for the length.
-        guard room > 0 else {
-          count(endPrefetch(of: pending.render, key: key), otherwise: \.evicted)
-          continue
-        }
-        room -= 1
-        if first { pending.render.line.setDistance(pending.render, nextPlace()) }
-        recordPrefetch(pending.render, key: key)
+      // Given twice in this call (two rows showing one photo): its first place stands.
+      guard asked.insert(key).inserted else { continue }
+      // Kept already: wanted again, from this call.
+      if cache.want(key, call: call, place: nextPlace()) { continue }
+      if var pending = prefetches[key] {
+        // Asked again: not passed any more, and it keeps its place in the pool's order (or takes a nearer one).
+        if first { pending.place = min(pending.place, nextPlace()) }
+        pending.call = call
+        prefetches[key] = pending
+        pending.render.line.setDistance(pending.render, pending.place, exactly: true)
         continue
       }
       prefetchCounts.added += 1
-      guard room > 0 else {
-        prefetchCounts.evicted += 1
-        continue
-      }
-      room -= 1
-      let distance = nextPlace()
-      let render: PreparationRun
-      if let shared = inFlight[key], shared.line.isJoinable(shared) {
-        // Being prepared for a task already: the prefetch keeps it wanted while that task's cell is off screen.
-        render = shared
-        render.adoptResultBytes(sizing, for: nil)
-        render.line.setDistance(render, distance)
-        render.isPrefetched = true
-        render.line.adjust(render, live: 1, wanted: 1)
-      } else {
-        render = PreparationRun(line: self.line(for: item.work), content: key, resultBytes: sizing, prepare: item.work)
-        render.isPrefetched = true
-        (render.live, render.wanted, render.urgent, render.cells) = (1, 1, 0, 0)
-        render.distance = distance
-        noteNewRender(for: key)
-        inFlight[key] = render
-        render.line.submit(render)
-      }
-      render.wasPrefetched = true
-      recordPrefetch(render, key: key)
+      new.append((key, item.work, nextPlace()))
     }
-    evictPrefetchesOverCapacity()
-    compactPrefetchOrder()
+    // Past the queue's length the last ranked go: those of calls passed, then the farthest of the newest.
+    let capacity = max(0, queue.list.capacity)
+    let overflow = prefetches.count + new.count - capacity
+    if overflow > 0 {
+      var ranked = prefetches.map { (rank: rank(of: $0.value), key: $0.key, isNew: false) }
+      ranked += new.map { (rank: (0, $0.place), key: $0.key, isNew: true) }
+      ranked.sort { $0.rank > $1.rank }
+      var dropped = Set<PreparedContent>()
+      for victim in ranked.prefix(overflow) {
+        if victim.isNew {
+          dropped.insert(victim.key)
+          prefetchCounts.evicted += 1
+        } else if let pending = prefetches[victim.key] {
+          count(endPrefetch(of: pending.render, key: victim.key), otherwise: \.evicted)
+        }
+      }
+      new.removeAll { dropped.contains($0.key) }
+    }
+    for item in new { start(item.key, item.work, place: item.place, call: call, sizing: sizing) }
+    noteCacheRoom()
     // Main-thread prefetches run in passes.
     if mainLine.pool.hasStartableWork(of: mainLine) { queue.scheduler.setNeedsPass() }
   }
 
-  /// Records `render` as the pending prefetch of `key`, in this call.
-  private func recordPrefetch(_ render: PreparationRun, key: PreparedContent) {
-    nextPrefetchSerial += 1
-    prefetches[key] = (render, nextPrefetchSerial)
-    prefetchOrder.append((key, nextPrefetchSerial, prefetchCalls))
+  /// Starts a prefetch of `key`: joins a render under way for a task, or submits a new one.
+  private func start(
+    _ key: PreparedContent, _ work: RenderWork, place: Int, call: UInt64, sizing: (@Sendable (any Sendable) -> Int)?
+  ) {
+    let render: PreparationRun
+    if let shared = inFlight[key], shared.line.isJoinable(shared) {
+      // Being prepared for a task already: the prefetch keeps it wanted while that task's cell is off screen.
+      render = shared
+      render.adoptResultBytes(sizing, for: nil)
+      render.line.setDistance(render, place)
+      render.isPrefetched = true
+      render.line.adjust(render, live: 1, wanted: 1)
+    } else {
+      render = PreparationRun(line: line(for: work), content: key, resultBytes: sizing, prepare: work)
+      render.isPrefetched = true
+      (render.live, render.wanted, render.urgent, render.cells) = (1, 1, 0, 0)
+      render.distance = place
+      noteNewRender(for: key)
+      inFlight[key] = render
+      render.line.submit(render)
+    }
+    render.wasPrefetched = true
+    prefetches[key] = PendingPrefetch(render: render, call: call, place: place)
   }
+
+  /// A pending prefetch's rank among the rows about to appear: larger goes first. Calls passed rank after every
+  /// other call.
+  private func rank(of pending: PendingPrefetch) -> (Int, Int) {
+    (pending.call < callsPassedBefore ? 1 : 0, pending.place)
+  }
+
+  /// How far a passed prefetch moves back in the pool's order: past every place a process gives.
+  static let passedOffset = 1 << 48
 
   /// The prefetches asked for so far, in every queue: each one's place in the pool's order. UIKit asks for the
   /// nearest rows first, so this one process-wide sequence is nearest first.
@@ -109,20 +134,44 @@ extension QueuePreparation {
     return firstPlace
   }
 
+  /// A row that a prefetch of `call` asked for is shown: the rows of every earlier call were passed. Their pending
+  /// prefetches start after every other, and their kept results are the next to go.
+  func rowShown(fromCall call: UInt64) {
+    guard call > callsPassedBefore else { return }
+    callsPassedBefore = call
+    cache.unwantCalls(before: call)
+    for pending in prefetches.values where pending.call < call {
+      pending.render.line.setDistance(pending.render, pending.place + Self.passedOffset, exactly: true)
+    }
+    noteCacheRoom()
+  }
+
   /// What ``IdleQueue/cancelPrefetching(_:with:)`` does: each pending prefetch ends as cancelled, or as executed if
-  /// its render finished (the result is kept).
+  /// its render finished (the result is kept, as the next to go).
   func cancelPrefetching(_ keys: [PreparedContent]) {
     for key in keys {
+      cache.unwant(key)
       guard let render = prefetches[key]?.render else { continue }
       count(endPrefetch(of: render, key: key), otherwise: \.cancelled)
     }
+    noteCacheRoom()
   }
 
   /// A task for `key` joined `render`: its pending prefetch, if any, ends as executed — the task's now.
   func prefetchTakenOver(_ render: PreparationRun, key: PreparedContent) {
-    guard render.isPrefetched, prefetches[key]?.render === render else { return }
+    guard render.isPrefetched, let pending = prefetches[key], pending.render === render else { return }
+    rowShown(fromCall: pending.call)
     endPrefetch(of: render, key: key)
     prefetchCounts.executed += 1
+  }
+
+  /// How a render's result is kept when it arrives with no task waiting: wanted, if a prefetch not passed still
+  /// waits for it; the next to go, if its prefetch ended (cancelled or passed); else as used.
+  func keeping(forArrivalOf render: PreparationRun) -> ResultCache.Keeping {
+    guard let key = render.content, let pending = prefetches[key], pending.render === render else {
+      return render.wasPrefetched && !held.contains { $0 === render } ? .unwanted : .used
+    }
+    return pending.call < callsPassedBefore ? .unwanted : .wanted(call: pending.call, place: pending.place)
   }
 
   /// A render's outcome arrived: its pending prefetch ends as executed (the result is in the cache) or failed.
@@ -137,6 +186,16 @@ extension QueuePreparation {
   func cancelAllPrefetches() {
     guard !prefetches.isEmpty else { return }
     cancelPrefetching(Array(prefetches.keys))
+  }
+
+  /// Tells the workers how much room the cache has for prefetched results (see ``ResultCache/prefetchRoom``): none
+  /// before it has seen a result, since its room depends on their size.
+  func noteCacheRoom() {
+    guard !isTakingIn else { return }  // the take-in tells it once its results are in the cache
+    let largest = cache.largestResult
+    let room = largest > 0 ? cache.prefetchRoom : 0
+    line.noteCache(free: room, largest: largest)
+    mainLine.noteCache(free: room, largest: largest)
   }
 
   /// Counts a prefetch that ended: executed if its render had finished with a value (kept for later), failed if
@@ -163,34 +222,5 @@ extension QueuePreparation {
       inFlight[key] = nil
     }
     return finished
-  }
-
-  /// More prefetches pending than the queue's maximum length: the oldest call's go first, its farthest first,
-  /// counted evicted.
-  private func evictPrefetchesOverCapacity() {
-    let capacity = max(0, queue.list.capacity)
-    while prefetches.count > capacity, prefetchOrderHead < prefetchOrder.count {
-      let head = prefetchOrderHead
-      let call = prefetchOrder[head].call
-      var end = head
-      while end < prefetchOrder.count, prefetchOrder[end].call == call { end += 1 }
-      for index in (head..<end).reversed() {
-        guard prefetches.count > capacity else { return }
-        let entry = prefetchOrder[index]
-        guard let pending = prefetches[entry.key], pending.serial == entry.serial else { continue }
-        count(endPrefetch(of: pending.render, key: entry.key), otherwise: \.evicted)
-      }
-      prefetchOrderHead = end
-    }
-  }
-
-  /// Drops the entries of ended prefetches (and those before the head) from the order once they are most of it:
-  /// the order stays within twice the pending prefetches, at amortised O(1) per prefetch.
-  private func compactPrefetchOrder() {
-    guard prefetchOrder.count >= 64, prefetchOrder.count > 2 * prefetches.count else { return }
-    prefetchOrder = prefetchOrder[prefetchOrderHead...].filter {
-      prefetches[$0.key]?.serial == $0.serial
-    }
-    prefetchOrderHead = 0
   }
 }

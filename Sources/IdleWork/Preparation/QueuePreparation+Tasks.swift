@@ -47,9 +47,11 @@ extension QueuePreparation {
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) -> IdleTaskHandle {
     // A result kept for this content applies at once: the row shows it in this very `cellForRowAt`.
+    if let content, let call = cache.wantedCall(of: content) { rowShown(fromCall: call) }
     if let value = cachedValue(for: content) {
       queue.list.recordAddedAndExecuted()
       cacheHits += 1
+      noteCacheRoom()
       apply(record?.cell, value)
       return IdleTaskHandle(queue: nil, seq: 0)
     }
@@ -107,6 +109,8 @@ extension QueuePreparation {
   func takeInPreparedResults() {
     let arrivals = line.takeArrivals() + mainLine.takeArrivals()
     guard !arrivals.isEmpty else { return }
+    let wasTakingIn = isTakingIn  // (the app's sizing code may prefetch, which takes in what arrived since)
+    isTakingIn = true
     for (render, outcome) in arrivals {
       if let content = render.content, inFlight[content] === render {
         inFlight[content] = nil
@@ -122,7 +126,8 @@ extension QueuePreparation {
           && (render.wasPrefetched || held.contains { $0 === render })
         if let content = render.content, cache.limit > 0 {
           cache.insert(
-            value, bytes: render.resultBytes(of: value), for: content, prefetched: render.keptForLater)
+            value, bytes: render.resultBytes(of: value), for: content,
+            keeping: render.keptForLater ? keeping(forArrivalOf: render) : .used)
           // Its tasks hold the value until they apply it or leave: it stays in the cache, counted against the
           // limit, until then (``settleIfDone(_:_:)`` unpins it), so the bytes kept never exceed the limit
           // while evicted results live on in tasks.
@@ -147,8 +152,8 @@ extension QueuePreparation {
       queue.release(removed)
       settleIfDone(render)
     }
-    let cache = cache
-    line.noteCache(free: max(0, cache.limit - cache.bytes))
+    isTakingIn = wasTakingIn
+    noteCacheRoom()
     queue.onlyParkedLeft = false
     if !queue.list.isEmpty { queue.frameClock?.start() }
   }
@@ -261,6 +266,7 @@ extension QueuePreparation {
     if let pin = render.cachePin {
       render.cachePin = nil
       cache.unpin(pin)
+      noteCacheRoom()
     }
     render.requests = []
     if render.arrival == .value, !render.applied, !render.keptForLater { wasted += 1 }

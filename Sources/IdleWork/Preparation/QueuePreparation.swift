@@ -31,13 +31,14 @@ final class QueuePreparation {
   var held: [PreparationRun] = []
   /// Whether a release of ``held`` is on its way to the main queue.
   var releaseOfHeldPending = false
-  /// The pending prefetch of each content, with its serial, and the prefetches in the order asked for, with their
-  /// call (an entry whose prefetch ended, or was asked for again, is skipped).
-  var prefetches: [PreparedContent: (render: PreparationRun, serial: UInt64)] = [:]
-  var prefetchOrder: [(key: PreparedContent, serial: UInt64, call: UInt64)] = []
+  /// Whether results are being taken in (``takeInPreparedResults()``): the cache's room is not told meanwhile.
+  var isTakingIn = false
+  /// The pending prefetch of each content (see ``PendingPrefetch``).
+  var prefetches: [PreparedContent: PendingPrefetch] = [:]
+  /// Prefetch calls so far: each call's number.
   var prefetchCalls: UInt64 = 0
-  var prefetchOrderHead = 0
-  var nextPrefetchSerial: UInt64 = 0
+  /// The rows of every prefetch call before this one were passed: a row of this call was shown.
+  var callsPassedBefore: UInt64 = 0
   /// How prefetches ended (see ``IdleQueue/Statistics-swift.struct/added``).
   var prefetchCounts = PrefetchCounts()
   var cacheHits = 0
@@ -93,6 +94,14 @@ extension QueuePreparation {
     if case .mainThread = work { return mainLine }
     return line
   }
+}
+
+/// A prefetch not yet ended: its render, the last call that asked for it and its place in the order rows will appear
+/// (smaller is sooner; the pool's order among prefetches).
+struct PendingPrefetch {
+  let render: PreparationRun
+  var call: UInt64
+  var place: Int
 }
 
 /// The input and value types of a ``PreparedContent``.

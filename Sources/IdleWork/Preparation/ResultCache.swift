@@ -1,16 +1,31 @@
 import Foundation
 
-/// Prepared results kept by content, so a row shown again — or reloaded with the same content — is applied at
-/// once, inside `cellForRowAt`, instead of flashing blank. Main thread only.
+/// Prepared results kept by content, so a row shown again — or reloaded with the same content, or prefetched — is
+/// applied at once, inside `cellForRowAt`, instead of flashing blank. Main thread only.
 ///
-/// Bounded in bytes; past it the least recently used results go, but not pinned ones (tasks still to apply them
-/// hold them, so evicting would free nothing). It keeps ``room`` for the results on their way from workers, which
-/// exist before it sees them. Emptied when memory is short.
+/// Bounded in bytes. Results a prefetch still wants (rows about to appear) are kept over every other, and among
+/// themselves the rows that will appear sooner (a smaller place) over later ones; the others go least recently
+/// used first, and those whose prefetch was cancelled or passed before any of them. Pinned results never go (tasks
+/// still to apply them hold them, so evicting would free nothing). It keeps ``room`` for the results on their way
+/// from workers, which exist before it sees them. Emptied when memory is short.
 ///
-/// Every operation is O(1), since it runs at each arrival and in `cellForRowAt` and may hold tens of thousands of
-/// results: a dictionary into an intrusive doubly linked list of slots ordered by use (no object per result).
+/// The order of use is O(1) per operation, since it runs at each arrival and in `cellForRowAt` and may hold tens of
+/// thousands of results: a dictionary into an intrusive doubly linked list of slots (no object per result). Wanted
+/// results are a set searched for the farthest only when one must go, which the prefetches' own wait for room
+/// makes rare.
 @MainActor
 final class ResultCache {
+  /// How a result is kept.
+  enum Keeping: Equatable {
+    /// Used, or made for a task: the most recently used.
+    case used
+    /// A prefetch wants it: kept over every used result. `call`: the prefetch call that asked for it last;
+    /// `place`: its place in the order rows will appear (smaller is sooner).
+    case wanted(call: UInt64, place: Int)
+    /// A prefetch made it and no longer wants it (cancelled, or its rows passed): the first to go.
+    case unwanted
+  }
+
   /// One kept result and its neighbours in the order of use (slot indices; `noSlot` past either end).
   private struct Slot {
     var content: PreparedContent?
@@ -18,8 +33,10 @@ final class ResultCache {
     var bytes: Int
     /// A prefetched result no task has used yet: counted wasted if it goes unused.
     var unusedPrefetch = false
-    /// Renders whose tasks are still to apply this result (``pin(_:)``): while above 0 the slot is out of the
-    /// order of use, so it is never evicted while alive in those tasks.
+    /// The prefetch that wants it, if one does (see ``Keeping/wanted(call:place:)``).
+    var wanted: (call: UInt64, place: Int)?
+    /// Renders whose tasks are still to apply this result (``pin(_:)``): while above 0 the slot is in neither the
+    /// order of use nor the wanted set, so it is never evicted while alive in those tasks.
     var pins = 0
     /// Which filling of the slot this is: a ``Pin`` on an earlier result kept here releases nothing of this one.
     var generation = 0
@@ -49,7 +66,12 @@ final class ResultCache {
   private var newest = noSlot
   /// The least recently used slot — the next to go — or `noSlot`.
   private var oldest = noSlot
+  /// The unpinned slots a prefetch wants, out of the order of use.
+  private var wantedSlots = Set<Int>()
   private(set) var bytes = 0
+  /// Bytes of the unpinned wanted results, and of the pinned ones.
+  private(set) var wantedBytes = 0
+  private(set) var pinnedBytes = 0
   /// How many entries were linked or unlinked so far: tests check each operation adds a constant.
   private(set) var entriesTouched = 0
   /// Prefetched results that left the cache before any task used them (`IdleQueue.Statistics.wastedPreparations`).
@@ -68,28 +90,65 @@ final class ResultCache {
     self.reservedResults = reservedResults
   }
 
-  /// The result kept for `content`, if any (it becomes the most recently used).
+  /// The bytes a prefetch's result may still take without pushing out a result a prefetch wants or a task holds.
+  var prefetchRoom: Int { max(0, room - wantedBytes - pinnedBytes) }
+
+  /// The result kept for `content`, if any: it is used (the most recently used, wanted by no prefetch any more).
   func value(for content: PreparedContent) -> (any Sendable)? {
     guard !index.isEmpty, let slot = index[content] else { return nil }
-    makeNewest(slot)
     slots[slot].unusedPrefetch = false
+    if slots[slot].wanted != nil {
+      setWanted(slot, nil)
+    } else if slots[slot].pins == 0, slot != newest {
+      unlink(slot)
+      linkAsNewest(slot)
+    }
     return slots[slot].value
   }
 
-  /// Marks the result kept for `content` most recently used without counting it used; returns whether one is
-  /// kept. A prefetch of kept content does this: the row is about to appear, so its result should outlast others.
+  /// The prefetch call that wants the result kept for `content`, if one does.
+  func wantedCall(of content: PreparedContent) -> UInt64? {
+    guard !index.isEmpty, let slot = index[content] else { return nil }
+    return slots[slot].wanted?.call
+  }
+
+  /// A prefetch asks for kept content: it is wanted from `call`, at the sooner of its places. Returns whether one is
+  /// kept.
   @discardableResult
-  func touch(_ content: PreparedContent) -> Bool {
+  func want(_ content: PreparedContent, call: UInt64, place: Int) -> Bool {
     guard !index.isEmpty, let slot = index[content] else { return false }
-    makeNewest(slot)
+    let place = min(place, slots[slot].wanted?.place ?? place)
+    setWanted(slot, (max(call, slots[slot].wanted?.call ?? call), place))
     return true
   }
 
-  /// Moves `slot` to the front of the order of use, unless it is there already or pinned (out of the order).
-  private func makeNewest(_ slot: Int) {
-    guard slot != newest, slots[slot].pins == 0 else { return }
-    unlink(slot)
-    linkAsNewest(slot)
+  /// No prefetch wants the result kept for `content` any more: it is the next to go.
+  func unwant(_ content: PreparedContent) {
+    guard !index.isEmpty, let slot = index[content], slots[slot].wanted != nil else { return }
+    setWanted(slot, nil, asOldest: true)
+  }
+
+  /// The rows of every prefetch call before `call` were passed: their results are the next to go.
+  func unwantCalls(before call: UInt64) {
+    for slot in index.values {
+      if let wanted = slots[slot].wanted, wanted.call < call { setWanted(slot, nil, asOldest: true) }
+    }
+  }
+
+  /// Moves `slot` between the wanted set and the order of use (as the newest, or the oldest).
+  private func setWanted(_ slot: Int, _ wanted: (call: UInt64, place: Int)?, asOldest: Bool = false) {
+    let was = slots[slot].wanted != nil
+    slots[slot].wanted = wanted
+    guard slots[slot].pins == 0, was != (wanted != nil) else { return }
+    if was {
+      wantedSlots.remove(slot)
+      wantedBytes -= slots[slot].bytes
+      if asOldest { linkAsOldest(slot) } else { linkAsNewest(slot) }
+    } else {
+      unlink(slot)
+      wantedSlots.insert(slot)
+      wantedBytes += slots[slot].bytes
+    }
   }
 
   /// Whether a result is kept for `content`, without using it.
@@ -97,11 +156,14 @@ final class ResultCache {
     !index.isEmpty && index[content] != nil
   }
 
-  /// Keeps `value` for `content` as the most recently used, replacing an older one, and evicts down to ``room``.
+  /// Keeps `value` for `content`, replacing an older one, and evicts down to ``room``: results no prefetch wants
+  /// first, then wanted ones farthest first — but for a wanted value only those farther than itself; if that is not
+  /// enough, the value is not kept.
   ///
   /// A value larger than ``room`` is not kept and evicts nothing (it would empty the cache for one result), but an
   /// older value for the content still goes: the cache never answers with a result older than the last arrived.
-  func insert(_ value: any Sendable, bytes: Int, for content: PreparedContent, prefetched: Bool = false) {
+  func insert(_ value: any Sendable, bytes: Int, for content: PreparedContent, keeping: Keeping = .used) {
+    let prefetched = keeping != .used
     guard limit > 0 else {
       if prefetched { unusedPrefetchesDropped += 1 }
       return
@@ -111,12 +173,10 @@ final class ResultCache {
     if let old = index.removeValue(forKey: content) { remove(old) }
     largestResult = max(largestResult, bytes)
     let room = self.room
-    guard bytes <= room else {
-      if prefetched { unusedPrefetchesDropped += 1 }
-      return
-    }
-    evictLeastRecentlyUsed(downTo: room - bytes)
-    guard self.bytes <= Int.max - bytes else {
+    var wanted: (call: UInt64, place: Int)?
+    if case .wanted(let call, let place) = keeping { wanted = (call, place) }
+    guard bytes <= room, evict(downTo: room - bytes, sparingFrom: wanted?.place), self.bytes <= Int.max - bytes
+    else {
       if prefetched { unusedPrefetchesDropped += 1 }
       return
     }
@@ -134,20 +194,35 @@ final class ResultCache {
     }
     index[content] = slot
     self.bytes += bytes
-    linkAsNewest(slot)
+    switch keeping {
+    case .used: linkAsNewest(slot)
+    case .unwanted: linkAsOldest(slot)
+    case .wanted(let call, let place):
+      slots[slot].wanted = (call, place)
+      wantedSlots.insert(slot)
+      wantedBytes += bytes
+    }
   }
 
   /// Tasks are to apply the result kept for `content` (if any): it stays, counted, until every pin on it is
   /// released with ``unpin(_:)``.
   func pin(_ content: PreparedContent) -> Pin? {
     guard !index.isEmpty, let slot = index[content] else { return nil }
-    if slots[slot].pins == 0 { unlink(slot) }
+    if slots[slot].pins == 0 {
+      if slots[slot].wanted != nil {
+        wantedSlots.remove(slot)
+        wantedBytes -= slots[slot].bytes
+      } else {
+        unlink(slot)
+      }
+      pinnedBytes += slots[slot].bytes
+    }
     slots[slot].pins += 1
     return Pin(slot: slot, generation: slots[slot].generation)
   }
 
   /// The tasks of a ``pin(_:)`` have applied the result or left: with no pin left it becomes the most recently
-  /// used and evictable, and the cache evicts down to ``room``.
+  /// used (or wanted again) and evictable, and the cache evicts down to ``room``.
   func unpin(_ pin: Pin) {
     guard pin.slot < slots.count, slots[pin.slot].generation == pin.generation, slots[pin.slot].pins > 0 else {
       return
@@ -155,12 +230,15 @@ final class ResultCache {
     let slot = pin.slot
     slots[slot].pins -= 1
     guard slots[slot].pins == 0 else { return }
-    linkAsNewest(slot)
-    evictLeastRecentlyUsed(downTo: room)
+    pinnedBytes -= slots[slot].bytes
+    if slots[slot].wanted != nil {
+      wantedSlots.insert(slot)
+      wantedBytes += slots[slot].bytes
+    } else {
+      linkAsNewest(slot)
+    }
+    evict(downTo: room, sparingFrom: nil)
   }
-
-  /// Bytes of the kept results that tasks are still to apply (pinned), for tests.
-  var pinnedBytes: Int { index.values.reduce(0) { $0 + (slots[$1].pins > 0 ? slots[$1].bytes : 0) } }
 
   /// Drops every result (a memory warning), and the storage that held them.
   func removeAll() {
@@ -168,16 +246,20 @@ final class ResultCache {
     index = [:]
     slots = []
     freeSlots = []
+    wantedSlots = []
     newest = noSlot
     oldest = noSlot
     bytes = 0
+    wantedBytes = 0
+    pinnedBytes = 0
   }
 
   var count: Int { index.count }
 
-  /// The contents kept, most recently used first (for tests: it walks the whole list).
-  var contentsByRecentUse: [PreparedContent] {
-    var contents: [PreparedContent] = []
+  /// The contents kept, wanted ones first, nearest first, then the rest most recently used first (for tests: it
+  /// walks everything).
+  var contentsByKeeping: [PreparedContent] {
+    var contents = wantedSlots.sorted { slots[$0].wanted!.place < slots[$1].wanted!.place }.map { slots[$0].content! }
     var slot = newest
     while slot != noSlot {
       contents.append(slots[slot].content!)
@@ -186,18 +268,39 @@ final class ResultCache {
     return contents
   }
 
-  /// Drops the least recently used results until the bytes kept are at most `bound`, or only pinned ones are left.
-  private func evictLeastRecentlyUsed(downTo bound: Int) {
+  /// Evicts until the bytes kept are at most `bound`, or only pinned results are left: the least recently used
+  /// first, then wanted results farthest first — only those farther than `place`, if given. Returns `false` if one
+  /// nearer than `place` would have had to go.
+  @discardableResult
+  private func evict(downTo bound: Int, sparingFrom place: Int?) -> Bool {
     while bytes > bound, oldest != noSlot {
       let evicted = oldest
       index[slots[evicted].content!] = nil
       remove(evicted)
     }
+    while bytes > bound {
+      // Only pinned results left: they are alive anyway, so what comes is kept beside them.
+      guard let farthest = wantedSlots.max(by: { slots[$0].wanted!.place < slots[$1].wanted!.place }) else {
+        return true
+      }
+      if let place, slots[farthest].wanted!.place <= place { return false }
+      index[slots[farthest].content!] = nil
+      remove(farthest)
+    }
+    return true
   }
 
-  /// Unlinks `slot` (already out of `index`), empties it for reuse and takes its bytes off the total.
+  /// Takes `slot` (already out of `index`) out of whatever holds it, empties it for reuse and takes its bytes off
+  /// the totals.
   private func remove(_ slot: Int) {
-    if slots[slot].pins == 0 { unlink(slot) }  // a pinned slot is out of the order of use already
+    if slots[slot].pins > 0 {
+      pinnedBytes -= slots[slot].bytes
+    } else if slots[slot].wanted != nil {
+      wantedSlots.remove(slot)
+      wantedBytes -= slots[slot].bytes
+    } else {
+      unlink(slot)
+    }
     if slots[slot].unusedPrefetch { unusedPrefetchesDropped += 1 }
     bytes -= slots[slot].bytes
     slots[slot] = Slot(content: nil, value: nil, bytes: 0, newer: noSlot, older: noSlot)
@@ -220,6 +323,14 @@ final class ResultCache {
     slots[slot].older = newest
     if newest == noSlot { oldest = slot } else { slots[newest].newer = slot }
     newest = slot
+  }
+
+  /// Puts `slot` (unlinked) at the back of the order of use: the next to go.
+  private func linkAsOldest(_ slot: Int) {
+    entriesTouched += 1
+    slots[slot].newer = oldest
+    if oldest == noSlot { newest = slot } else { slots[oldest].older = slot }
+    oldest = slot
   }
 }
 

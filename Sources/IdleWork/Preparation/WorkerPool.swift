@@ -413,7 +413,7 @@ final class WorkerPool: @unchecked Sendable {
       }
       return WorkerPick.Candidate(
         isStartable: true, isVisible: false, hasCells: render.cells > 0, distance: render.distance,
-        resultsFit: line.arrivals.count < line.limit || line.resultsOnTheirWayFit,
+        resultsFit: line.prefetchFits,
         pacingAllows: prefetchMayStart(on: line, paced: paced))
     }
     let choice = WorkerPick.choose(candidates)

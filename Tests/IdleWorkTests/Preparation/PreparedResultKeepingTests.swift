@@ -28,30 +28,38 @@ final class PreparedResultKeepingTests: XCTestCase {
     }
   }
 
-  /// Across calls the oldest calls' prefetches go first — the farthest of such a call first.
-  func testPastTheQueuesLengthTheOldestCallsPrefetchesGoFirst() {
+  /// Across calls the newest call's farthest prefetches go first: in a steady scroll an older call's rows appear
+  /// first.
+  func testPastTheQueuesLengthTheNewestCallsFarthestPrefetchesGoFirst() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 3)
       queue.prefetch(photo, from: ["a1", "a2"])
-      queue.prefetch(photo, from: ["b1", "b2"])  // one too many: a2, the farther of the older call, goes
-      queue.prefetch(photo, from: ["c1"])  // then a1
+      queue.prefetch(photo, from: ["b1", "b2"])  // one too many: b2, the farther of the newer call, goes
+      queue.prefetch(photo, from: ["c1"])  // the newest and farthest: it goes
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
-      XCTAssertEqual(log.entries.sorted(), ["b1", "b2", "c1"])
+      XCTAssertEqual(log.entries, ["a1", "a2", "b1"])
       let s = queue.statistics
       XCTAssertEqual([s.added, s.executed, s.evicted, s.pending], [5, 3, 2, 0])
     }
   }
 
-  /// A prefetch asked for again joins the newer call: it is not evicted as one of the oldest.
+  /// A prefetch asked for again joins the newer call, and keeps its place: a row of the newer call shown does not
+  /// make it a row passed.
   func testAPrefetchAskedForAgainIsKeptWithItsNewerCall() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 2)
       queue.prefetch(photo, from: ["a"])
       queue.prefetch(photo, from: ["b"])
-      queue.prefetch(photo, from: ["a"])  // about to appear again
-      queue.prefetch(photo, from: ["c"])  // one too many: b, the oldest, goes
-      XCTAssertEqual(PrefetchTests.prepareAll(driver), 2)
-      XCTAssertEqual(log.entries.sorted(), ["a", "c"])
+      queue.prefetch(photo, from: ["a", "c"])  // a about to appear again; c one too many: the farthest, it goes
+      XCTAssertEqual(queue.statistics.evicted, 1)
+      let cell = Cell()
+      queue.bind(cell, to: 0)
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "b") { cell, image in cell.shown.append(image) }
+      // One too many again: b's call was shown, but a's newer call was not passed; e, the farthest, goes.
+      queue.prefetch(photo, from: ["d", "e"])
+      XCTAssertEqual(queue.statistics.evicted, 2)
+      XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
+      XCTAssertEqual(log.entries, ["b", "a", "d"], "the visible row first, then a, then d")
     }
   }
 
@@ -155,23 +163,26 @@ final class PreparedResultKeepingTests: XCTestCase {
   }
 
   /// Waiting prefetches go on once the queue takes the finished results in — at a pass, or in a `prefetch` call,
-  /// which takes in what finished before it looks in the cache — and not before.
+  /// which takes in what finished before it looks in the cache — and not before; as many as the cache's room holds
+  /// (three of 256 KiB in 1 MiB less a quarter).
   func testWaitingPrefetchesGoOnOnceAPrefetchCallTakesTheFinishedResultsIn() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, _) = PrefetchTests.prefetchingQueue()
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      let log = TextLog()
       let photo = Preparation(resultBytes: { (_: String) in 1 << 18 }) { (name: String, _) in
         log.append(name)
         return "image of \(name)"
       }
-      let workers = IdleQueue.Configuration().workers
+      let workers = 2
       queue.prefetch(photo, from: (0..<(workers + 2)).map { "p\($0)" })
       XCTAssertEqual(driver.runPreparations(), workers, "as many as the workers, then they wait")
       XCTAssertEqual(driver.runPreparations(), 0, "still waiting: nothing took their results in")
       XCTAssertEqual(queue.core.preparation!.cache.count, 0)
       queue.prefetch(photo, from: ["p0"])  // kept already once taken in: not prepared again
       XCTAssertEqual(queue.core.preparation!.cache.count, workers, "the call took the finished results in")
-      XCTAssertEqual(driver.runPreparations(), 2, "taken in: the rest start with no pass between")
-      XCTAssertEqual(log.entries.count, workers + 2)
+      XCTAssertEqual(driver.runPreparations(), 1, "taken in: one more starts with no pass between")
+      XCTAssertEqual(log.entries.count, workers + 1)
     }
   }
 }

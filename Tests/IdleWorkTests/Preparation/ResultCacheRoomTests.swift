@@ -102,7 +102,7 @@ final class ResultCacheRoomTests: XCTestCase {
       let large = Int.max / 10 * 7
       cache.insert(0, bytes: large, for: key(0))
       XCTAssertNotNil(cache.pin(key(0)))
-      cache.insert(1, bytes: large, for: key(1), prefetched: true)
+      cache.insert(1, bytes: large, for: key(1), keeping: .unwanted)
       XCTAssertEqual(cache.count, 1)
       XCTAssertEqual(cache.bytes, large)
       XCTAssertEqual(cache.unusedPrefetchesDropped, 1, "a prefetched result not kept is counted wasted")
@@ -128,8 +128,8 @@ final class ResultCacheRoomTests: XCTestCase {
     }
   }
 
-  /// A prefetch larger than the room is not kept: it pushes out no unused prefetch, and counts wasted itself; a
-  /// task for it prepares again. A stale pin taken before a memory warning releases nothing of the result kept
+  /// A prefetch larger than the room left beside unused prefetches is not started: it pushes out none of them, and
+  /// waits (pending); a task for it takes it over, and its result, larger than the whole room, is not kept. A stale pin taken before a memory warning releases nothing of the result kept
   /// since in its slot.
   func testAPrefetchLargerThanTheRoomIsWastedAlone() {
     MainActor.assumeIsolated {
@@ -142,14 +142,16 @@ final class ResultCacheRoomTests: XCTestCase {
       let cache = queue.core.preparation!.cache
       XCTAssertEqual(cache.count, 3)
       queue.prefetch(preparation, from: [10])
-      while driver.runPreparations() > 0 { driver.drain() }
+      XCTAssertEqual(driver.runPreparations(), 0, "no room: it waits")
       XCTAssertEqual(cache.count, 3, "the three unused prefetches stay")
-      XCTAssertEqual(queue.statistics.wastedPreparations, 1, queue.statistics.summary)
+      XCTAssertEqual(queue.statistics.pending, 1)
       var applied: [Int] = []
       queue.addTask(key: "t", prepare: preparation, from: 10) { applied.append($0) }
-      XCTAssertEqual(driver.runPreparations(), 1, "not kept: prepared again")
+      XCTAssertEqual(driver.runPreparations(), 1, "a task's preparation does not wait")
       driver.drain()
       XCTAssertEqual(applied, [350])
+      XCTAssertEqual(cache.count, 3, "larger than the room: not kept")
+      XCTAssertEqual(queue.statistics.wastedPreparations, 0, queue.statistics.summary)
       XCTAssertEqual(queue.statistics.cacheHits, 0)
       XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
 
@@ -165,7 +167,8 @@ final class ResultCacheRoomTests: XCTestCase {
   }
 }
 
-/// The contents a cache keeps, most recently used first, as plain numbers.
+/// The contents a cache keeps, those a prefetch wants first (nearest first), then the rest most recently used first,
+/// as plain numbers.
 @MainActor private func order(_ cache: ResultCache) -> [Int] {
-  cache.contentsByRecentUse.map { $0.content.base as! Int }
+  cache.contentsByKeeping.map { $0.content.base as! Int }
 }

@@ -8,9 +8,10 @@ private func key(_ content: Int) -> PreparedContent {
   PreparedContent(valueType: ObjectIdentifier(Int.self), content: AnyHashable(content))
 }
 
-/// The contents a cache keeps, most recently used first, as plain numbers.
+/// The contents a cache keeps, those a prefetch wants first (nearest first), then the rest most recently used first,
+/// as plain numbers.
 @MainActor private func order(_ cache: ResultCache) -> [Int] {
-  cache.contentsByRecentUse.map { $0.content.base as! Int }
+  cache.contentsByKeeping.map { $0.content.base as! Int }
 }
 
 /// `ResultCache` on its own: its exact order of use, and that each operation touches a constant number of
@@ -38,29 +39,58 @@ final class ResultCacheTests: XCTestCase {
     }
   }
 
-  /// A touch (a prefetch of content kept already) makes a result the most recently used without counting it
-  /// used: a prefetched result touched and then evicted is still wasted. A miss changes nothing; a pinned result
-  /// stays out of the order. One touch links a constant number of entries.
-  func testATouchProtectsAResultWithoutUsingIt() throws {
+  /// A result a prefetch wants (a prefetch of content kept already) is kept over every used one without counting it
+  /// used; no longer wanted, it is the next to go, and counted wasted when it goes unused. A miss changes nothing; a
+  /// pinned result stays out of the order. Wanting links a constant number of entries.
+  func testAWantedResultIsKeptOverUsedOnesWithoutBeingUsed() throws {
     try MainActor.assumeIsolated {
       let cache = ResultCache(limit: 3)
-      cache.insert(0, bytes: 1, for: key(0), prefetched: true)
+      cache.insert(0, bytes: 1, for: key(0), keeping: .unwanted)
       for content in 1..<3 { cache.insert(content, bytes: 1, for: key(content)) }
       let touched = cache.entriesTouched
-      XCTAssertTrue(cache.touch(key(0)))
+      XCTAssertTrue(cache.want(key(0), call: 1, place: 1))
       XCTAssertLessThanOrEqual(cache.entriesTouched - touched, 2)
-      XCTAssertFalse(cache.touch(key(9)), "nothing kept")
-      XCTAssertEqual(order(cache), [0, 2, 1], "0 is now the most recently used")
+      XCTAssertFalse(cache.want(key(9), call: 1, place: 2), "nothing kept")
+      XCTAssertEqual(order(cache), [0, 2, 1])
+      XCTAssertEqual(cache.wantedCall(of: key(0)), 1)
       cache.insert(3, bytes: 1, for: key(3))
-      XCTAssertEqual(order(cache), [3, 0, 2], "1 went, not the touched 0")
+      XCTAssertEqual(order(cache), [0, 3, 2], "1 went, not the wanted 0")
       let pin = try XCTUnwrap(cache.pin(key(2)))
-      XCTAssertTrue(cache.touch(key(2)), "a pinned result is kept")
-      XCTAssertEqual(order(cache), [3, 0], "and stays out of the order while pinned")
+      XCTAssertTrue(cache.want(key(2), call: 1, place: 3), "a pinned result is kept")
+      XCTAssertEqual(order(cache), [0, 3], "and stays out of the order while pinned")
+      XCTAssertEqual(cache.prefetchRoom, 3 - 1 - 1, "less the wanted and the pinned")
       cache.unpin(pin)
-      cache.insert(4, bytes: 1, for: key(4))
-      cache.insert(5, bytes: 1, for: key(5))
+      XCTAssertEqual(order(cache), [0, 2, 3], "wanted again once unpinned")
+      for content in 4..<6 { cache.insert(content, bytes: 1, for: key(content)) }
+      XCTAssertEqual(order(cache), [0, 2, 5], "the used ones went")
+      cache.unwant(key(0))
+      XCTAssertEqual(order(cache), [2, 5, 0], "no longer wanted: the next to go")
+      cache.insert(6, bytes: 1, for: key(6))
       XCTAssertFalse(cache.contains(key(0)))
-      XCTAssertEqual(cache.unusedPrefetchesDropped, 1, "touched but never used: wasted when it goes")
+      XCTAssertEqual(cache.unusedPrefetchesDropped, 1, "wanted but never used: wasted when it goes")
+    }
+  }
+
+  /// Wanted results go farthest first, and only once no used result is left; a wanted result pushes out only
+  /// farther ones, or is not kept; using one makes it the most recently used; calls passed are the next to go.
+  func testWantedResultsGoFarthestFirst() {
+    MainActor.assumeIsolated {
+      let cache = ResultCache(limit: 3)
+      for content in 0..<3 {
+        cache.insert(content, bytes: 1, for: key(content), keeping: .wanted(call: 1, place: content))
+      }
+      cache.insert(3, bytes: 1, for: key(3))
+      XCTAssertEqual(order(cache), [0, 1, 3], "2, the farthest, went")
+      cache.insert(4, bytes: 1, for: key(4), keeping: .wanted(call: 2, place: 5))
+      XCTAssertEqual(order(cache), [0, 1, 4], "the used 3 went first")
+      cache.insert(5, bytes: 1, for: key(5), keeping: .wanted(call: 2, place: 9))
+      XCTAssertEqual(order(cache), [0, 1, 4], "farther than every kept one: not kept")
+      XCTAssertEqual(cache.unusedPrefetchesDropped, 2)
+      XCTAssertEqual(cache.value(for: key(1)) as? Int, 1)
+      XCTAssertEqual(order(cache), [0, 4, 1], "used: no longer wanted")
+      XCTAssertNil(cache.wantedCall(of: key(1)))
+      cache.unwantCalls(before: 2)
+      XCTAssertEqual(order(cache), [4, 1, 0], "call 1 passed: 0 is the next to go")
     }
   }
 
