@@ -76,9 +76,9 @@ public final class ManualPassDriver {
   /// calling thread, in the order the queue's workers would take them — no worker thread exists on this
   /// driver — and returns how many ran. Their results arrive as a worker's do: ``isPassRequested`` turns
   /// `true`, and the next pass applies them. A preparation whose cell is off screen waits, as with workers;
-  /// so do prefetches while as many results as the queue's `workers` wait for a pass to take them in and the
-  /// result cache had no room for more at the last pass, or four per worker wait (run ``runPass()``, then this
-  /// again).
+  /// so do prefetches whose results have no room in the cache beside those rows about to appear still want (until
+  /// rows are shown), and, before the cache has seen a result, once as many as the queue's `workers` wait for a
+  /// pass; at most four per worker wait (run ``runPass()``, then this again).
   ///
   /// ```swift
   /// queue.addTask(for: cell, at: 0) { _ in render() } apply: { cell, image in cell.image = image }

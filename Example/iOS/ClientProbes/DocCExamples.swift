@@ -394,3 +394,9 @@ func preparedDocCommentExamples(
   queue.prefetch(thumbnail, from: indexPaths.map { photos[$0.row].url })
   queue.cancelPrefetching(thumbnail, from: indexPaths.map { photos[$0.row].url })
 }
+
+/// Preparing off the main thread: a factory's preparations, made anew on each call, share by their identifier.
+func thumbnail(maxPixels: Int) -> Preparation<PhotoKey, CGImage> {
+  Preparation { (photo: PhotoKey, _) in try Thumbnails.decode(photo.url, maxPixels: maxPixels) }
+    .identified(by: "thumbnail \(maxPixels)")  // 100 and 400 never share; two 400s do
+}

@@ -15,8 +15,9 @@ extension IdleQueue {
     /// This queue's preparations running at once on the process's one worker pool, in `1...Int.max`; default the
     /// active cores, at most 6. The pool has as many threads as the largest `workers` of the queues using it.
     public var workers: Int
-    /// Bytes of prepared results kept by their input, least recently used first out, so that a row prefetched,
-    /// shown again or reloaded unchanged applies at once; all go on a memory warning. In `0...Int.max`; default
+    /// Bytes of prepared results kept by their input, so that a row prefetched, shown again or reloaded unchanged
+    /// applies at once: rows a prefetch still wants over the rest, the rest least recently used first out; all go
+    /// on a memory warning. In `0...Int.max`; default
     /// 32 MB; `0` keeps none (and then prefetching stops the program with a message).
     public var resultCacheLimit: Int
     /// Run-loop modes whose passes run tasks besides the tracking modes ``scrolling`` adds; tests change them.

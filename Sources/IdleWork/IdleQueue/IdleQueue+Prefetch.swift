@@ -77,9 +77,11 @@ extension IdleQueue {
   /// A prefetch is not a task: it never evicts, delays or starves a visible row's work. A worker preparation's
   /// prefetch runs after every queue's visible rows, beneath them (the `utility` QoS); a main-thread preparation's
   /// runs in the time a pass has left once no visible row wants it, and during a frame only if its measured cost fits
-  /// before the frame's deadline. Results go
-  /// to the result cache (``Configuration/resultCacheLimit``). Past the queue's `maximumQueueLength` the farthest of
-  /// a call go, then the oldest calls'.
+  /// before the frame's deadline. Results go to the result cache (``Configuration/resultCacheLimit``). The rows
+  /// about to appear win: nearest first within a call, an older call's rows before a newer one's, the rows of calls
+  /// passed (a newer call's row was shown first) and cancelled ones last — in which prefetch starts, which are kept
+  /// past `maximumQueueLength`, and which results stay in the cache. A prefetch whose result has no room beside
+  /// those waits, counted pending, until rows shown free room.
   ///
   /// Where a fling will stop is known before it gets there: prefetch those rows `first`.
   ///
@@ -110,7 +112,7 @@ extension IdleQueue {
 
   /// Stops prefetching results from `inputs` — what `tableView(_:cancelPrefetchingForRowsAt:)` and
   /// `collectionView(_:cancelPrefetchingForItemsAt:)` hand you: a preparation not started is dropped, one running is
-  /// told it is cancelled — unless a row's task now waits for it. Results that finished stay kept.
+  /// told it is cancelled — unless a row's task now waits for it. Results that finished stay kept, as the first to go.
   ///
   /// - Parameters:
   ///   - preparation: the preparation they were prefetched with.

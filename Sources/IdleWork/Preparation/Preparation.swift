@@ -14,7 +14,7 @@ import Foundation
 /// ```
 ///
 /// The initializers make a preparation whose `prepare` runs on the worker pool, never on the main actor;
-/// ``mainThread(resultBytes:fileID:line:column:_:)`` and ``mainThread(resultBytes:fileID:line:column:slices:)``
+/// ``mainThread(resultBytes:_:)`` and ``mainThread(resultBytes:slices:)``
 /// make one for code that must stay on the main thread, run in the queue's passes.
 ///
 /// Copies of one preparation share in-flight work and cached results for equal inputs; a preparation made anew is a
@@ -115,9 +115,9 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   /// factory, whose variants must differ:
   ///
   /// ```swift
-  /// func thumbnail(size: Int) -> Preparation<URL, Image> {
-  ///   Preparation { url, _ in try Thumbnails.draw(url, size: size) }
-  ///     .identified(by: "thumbnail \(size)")   // 40 and 200 never share; two 40s do
+  /// func thumbnail(maxPixels: Int) -> Preparation<URL, CGImage> {
+  ///   Preparation { (url: URL, _) in try Thumbnails.decode(url, maxPixels: maxPixels) }
+  ///     .identified(by: "thumbnail \(maxPixels)")  // 100 and 400 never share; two 400s do
   /// }
   /// ```
   ///
