@@ -59,7 +59,7 @@ final class PreparationRun: @unchecked Sendable {
   let cancellation = PreparationCancellation()
 
   // Main thread only.
-  /// Whether a live prefetch of its queue holds it (see `QueueCore.prefetch`).
+  /// Whether a live prefetch of its queue holds it (see `QueuePreparation.prefetches`).
   var isPrefetched = false
   /// Whether a prefetch ever held it: a result with no task waiting then goes to the cache for later.
   var wasPrefetched = false

@@ -41,7 +41,7 @@ struct TaskList<Payload> {
     let seq: UInt64
     let key: TaskKey
     var payload: Payload
-    /// Whether `state` must be consulted (cell-bound tasks, and `perform`'s, which another thread may withdraw).
+    /// Whether `state` must be consulted (cell-bound tasks, whose cell may show another row by then, and later tasks).
     let canBeStale: Bool
     let isDiscardable: Bool
   }

@@ -7,7 +7,7 @@
 struct CostPredictor {
   /// The kinds of work predicted separately.
   enum Kind: Int {
-    /// A one-shot task added by key (or from another thread, or by `perform`).
+    /// A one-shot task added by key (or from another thread).
     case task = 0
     /// A resumable task's slice.
     case slice = 1
