@@ -115,6 +115,34 @@ final class MainThreadPassTests: XCTestCase {
     }
   }
 
+  /// Main-thread work under way that fits no frame of this scroll — a card for a row gone off screen, or a nearer
+  /// prefetched card — does not hold back a farther prefetch's 2 ms tile, made in the frames' slack.
+  func testWorkUnderWayThatFitsNoFrameDoesNotHoldBackAPrefetch() {
+    for prefetched in [false, true] {
+      MainActor.assumeIsolated {
+        let (driver, frames, queue, log) = Self.scene(budget: .tasks(1))
+        let card = Self.card(slices: 3, cost: 0.020, log: log, driver: driver)
+        let tile = Self.drawing("tile", cost: 0.002, log: log, driver: driver)
+        queue.addTask(key: "measure", prepare: tile, from: "warm-up") { _ in }
+        driver.drain()
+        let cell = PhotoCell()
+        if prefetched {
+          queue.prefetch(card, from: ["c"])
+        } else {
+          queue.bind(cell, to: 0)
+          queue.addTask(for: cell, at: 0, prepare: card, from: "c") { cell, card in cell.shown.append(card) }
+        }
+        driver.runPass()
+        XCTAssertEqual(log.entries, ["tile warm-up", "c1"])
+        if !prefetched { queue.cellDidEndDisplaying(cell, at: 0) }
+        queue.prefetch(tile, from: ["next row"])
+        frames.scroll(queue, frames: 3, free: 0.012)
+        XCTAssertEqual(log.entries, ["tile warm-up", "c1", "tile next row"], prefetched ? "prefetched" : "off screen")
+        assertBalanced(queue)
+      }
+    }
+  }
+
   /// Ending sliced cards that nothing waits for (a reload) is not measured as one of their slices: a 12 ms slice
   /// stays predicted at 12 ms, and is not started with 8 ms left before a frame.
   func testEndingAPreparationDoesNotTeachItsSliceCost() {

@@ -10,11 +10,14 @@ final class PrefetchRoomTests: XCTestCase {
   /// A queue with 2 workers and a cache whose room (its limit less a quarter kept for results on their way) holds
   /// `room` results of 100 bytes; a preparation of such results that logs each row it makes.
   @MainActor
-  static func scene(room: Int, length: Int = 100) -> (IdleQueue, ManualPassDriver, Log, Preparation<Int, String>) {
+  static func scene(
+    room: Int, length: Int = 100, budget: IdleQueue.Budget = .tasks(1)
+  ) -> (IdleQueue, ManualPassDriver, Log, Preparation<Int, String>) {
     let driver = ManualPassDriver()
     let limit = (room * 100 + 1) * 4 / 3 + 1
     let queue = IdleQueue(
-      driver: driver, configuration: .init(maximumQueueLength: length, workers: 2, resultCacheLimit: limit))
+      driver: driver,
+      configuration: .init(budget: budget, maximumQueueLength: length, workers: 2, resultCacheLimit: limit))
     let log = Log()
     let photo = Preparation(resultBytes: { (_: String) in 100 }) { (row: Int, _) in
       log.append("\(row)")
@@ -23,17 +26,21 @@ final class PrefetchRoomTests: XCTestCase {
     return (queue, driver, log, photo)
   }
 
-  /// Runs every preparation that can start, with a pass after each batch to take the results in.
+  /// Runs every preparation that can start, with passes after each batch to take the results in and apply them,
+  /// until none can start.
   @MainActor
   static func prepareAll(_ driver: ManualPassDriver) {
-    while driver.runPreparations() > 0 { driver.runPass() }
-    driver.drain()
+    repeat { driver.drain() } while driver.runPreparations() > 0
   }
+
+  /// Cells shown, kept on screen (a released cell's tasks are stale).
+  @MainActor static var onScreen: [PhotoCell] = []
 
   /// Shows `row` in a new cell; returns whether its result applied at once, inside `addTask` (from the cache).
   @MainActor
   static func show(_ row: Int, _ queue: IdleQueue, _ photo: Preparation<Int, String>) -> Bool {
     let cell = PhotoCell()
+    onScreen.append(cell)
     queue.bind(cell, to: row)
     queue.addTask(for: cell, at: row, prepare: photo, from: row) { cell, photo in cell.shown.append(photo) }
     return cell.shown == ["photo \(row)"]
@@ -62,19 +69,163 @@ final class PrefetchRoomTests: XCTestCase {
     }
   }
 
-  /// In a steady scroll an older call's rows appear before a newer call's: a visible row's result that needs room
-  /// evicts the newest call's farthest row, not the oldest call's nearest.
+  /// In a steady scroll an older call's rows appear before a newer call's: with the cache full of wanted rows, a
+  /// newer call waits, and a row nothing prefetched (a header, a reloaded row) is kept beside them only while its
+  /// task holds it — it pushes none out.
   func testAnOlderCallsRowsAreKeptOverANewerCalls() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.scene(room: 6)
       queue.prefetch(photo, from: [1, 2, 3])
       queue.prefetch(photo, from: [4, 5, 6])
+      queue.prefetch(photo, from: [7])
       Self.prepareAll(driver)
-      XCTAssertEqual(Self.made(log), [1, 2, 3, 4, 5, 6])
+      XCTAssertEqual(Self.made(log), [1, 2, 3, 4, 5, 6], "the newest call waits")
       XCTAssertFalse(Self.show(100, queue, photo), "a row nothing prefetched")
       Self.prepareAll(driver)
-      for row in 1...5 { XCTAssertTrue(Self.show(row, queue, photo), "row \(row) kept") }
-      XCTAssertFalse(Self.show(6, queue, photo), "the farthest row of the newest call made room")
+      XCTAssertEqual(Self.onScreen.last?.shown, ["photo 100"])
+      for row in 1...7 {
+        XCTAssertTrue(Self.show(row, queue, photo), "row \(row) kept")
+        Self.prepareAll(driver)
+      }
+      XCTAssertEqual(Self.made(log), [1, 2, 3, 4, 5, 6, 100, 7], "each row made once")
+      assertBalanced(queue)
+    }
+  }
+
+  /// One row shown that nothing prefetched, in a steady scroll whose prefetches fill the cache: no chain of misses
+  /// follows — every prefetched row shows in its first frame, each made once.
+  func testOneMissDoesNotStartAChainOfMisses() {
+    for missFirst in [false, true] {
+      MainActor.assumeIsolated {
+        let (queue, driver, log, photo) = Self.scene(room: 4)
+        queue.prefetch(photo, from: Array(1...8))
+        Self.prepareAll(driver)
+        if missFirst {
+          XCTAssertFalse(Self.show(0, queue, photo))
+          Self.prepareAll(driver)
+        }
+        var blank: [Int] = []
+        for row in 1...40 {
+          if !Self.show(row, queue, photo) { blank.append(row) }
+          queue.prefetch(photo, from: [row + 8])
+          Self.prepareAll(driver)
+        }
+        XCTAssertEqual(blank, [], "rows blank in their first frame (a row nothing prefetched first: \(missFirst))")
+        XCTAssertEqual(Self.made(log).count, Set(Self.made(log)).count, "a row made twice")
+        assertBalanced(queue)
+      }
+    }
+  }
+
+  /// The same input asked for again by a newer call (two rows showing one avatar): showing it is no sign that the
+  /// older call's rows were passed — the next row stays kept.
+  func testAnInputAskedAgainByANewerCallDoesNotPassTheOlderCall() {
+    for reask in [false, true] {
+      MainActor.assumeIsolated {
+        let (queue, driver, log, photo) = Self.scene(room: 4)
+        queue.prefetch(photo, from: [1, 2])
+        queue.prefetch(photo, from: reask ? [3, 1] : [3])
+        Self.prepareAll(driver)
+        XCTAssertEqual(Self.made(log), [1, 2, 3])
+        XCTAssertTrue(Self.show(1, queue, photo))
+        queue.prefetch(photo, from: [5, 6])
+        Self.prepareAll(driver)
+        XCTAssertTrue(Self.show(2, queue, photo), "row 2, the next, shows in its first frame (asked again: \(reask))")
+        XCTAssertEqual(Self.made(log).filter { $0 == 2 }.count, 1)
+        assertBalanced(queue)
+      }
+    }
+  }
+
+  /// The landing rows of a fling (`first: true`) rank before every row asked for so far: with the cache full of
+  /// farther rows they are made at once, pushing the farthest out, and show in their first frame.
+  func testLandingRowsDoNotWaitBehindFartherRows() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = Self.scene(room: 4)
+      queue.prefetch(photo, from: [1, 2, 3, 4])
+      Self.prepareAll(driver)
+      queue.prefetch(photo, from: [10, 11], first: true)
+      Self.prepareAll(driver)
+      XCTAssertEqual(Self.made(log), [1, 2, 3, 4, 10, 11])
+      XCTAssertTrue(Self.show(10, queue, photo))
+      XCTAssertTrue(Self.show(11, queue, photo))
+      assertBalanced(queue)
+    }
+  }
+
+  /// One result larger than the cache's room (a detail header) does not stop later prefetches for good: once the
+  /// cache has room, they are made.
+  func testOneLargeResultDoesNotStopPrefetchingForever() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, thumbnail) = Self.scene(room: 7)
+      let header = Preparation(resultBytes: { (_: String) in 800 }) { (id: Int, _) in "header \(id)" }
+      queue.prefetch(thumbnail, from: [1, 2])
+      Self.prepareAll(driver)
+      var shown: String?
+      queue.addTask(key: "header", prepare: header, from: 0) { shown = $0 }
+      Self.prepareAll(driver)
+      XCTAssertEqual(shown, "header 0")
+      XCTAssertTrue(Self.show(1, queue, thumbnail))
+      XCTAssertTrue(Self.show(2, queue, thumbnail))
+      queue.prefetch(thumbnail, from: [3, 4])
+      Self.prepareAll(driver)
+      XCTAssertEqual(Self.made(log), [1, 2, 3, 4], "the cache has room: rows 3 and 4 are made")
+      XCTAssertEqual(queue.statistics.pending, 0)
+      assertBalanced(queue)
+    }
+  }
+
+  /// A main-thread prefetch under way and worker prefetches share the cache's room: none starts without room for its
+  /// result, so none is made twice.
+  func testMainThreadAndWorkerPrefetchesShareTheCachesRoom() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = Self.scene(room: 4)
+      let card = Preparation.mainThread(
+        resultBytes: { (_: String) in 100 },
+        slices: { (row: Int) in
+          var step = 0
+          return { _ in
+            step += 1
+            log.append("card \(row).\(step)")
+            return step == 2 ? "photo \(row)" : nil
+          }
+        })
+      XCTAssertFalse(Self.show(0, queue, photo))
+      Self.prepareAll(driver)
+      queue.prefetch(card, from: [1])
+      driver.runPass()
+      XCTAssertEqual(log.entries, ["0", "card 1.1"], "the card under way")
+      queue.prefetch(photo, from: [2, 3, 4, 5])
+      Self.prepareAll(driver)
+      XCTAssertTrue(Self.show(1, queue, card), "row 1")
+      for row in 2...5 {
+        XCTAssertTrue(Self.show(row, queue, photo), "row \(row) shows in its first frame")
+        Self.prepareAll(driver)
+      }
+      XCTAssertEqual(log.entries.count, 7, "each row made once: \(log.entries)")
+      XCTAssertEqual(queue.statistics.wastedPreparations, 0)
+      assertBalanced(queue)
+    }
+  }
+
+  /// Main-thread prefetches waiting for room do not ask for pass after pass: the run loop may sleep.
+  func testMainThreadPrefetchesWaitingForRoomLetTheRunLoopSleep() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = Self.scene(room: 8, budget: .tasks(100))
+      let card = Preparation.mainThread(resultBytes: { (_: String) in 100 }) { (row: Int) in
+        log.append("\(row)")
+        return "photo \(row)"
+      }
+      XCTAssertFalse(Self.show(0, queue, photo))
+      Self.prepareAll(driver)
+      queue.prefetch(card, from: Array(1...12))
+      XCTAssertLessThan(driver.drain(maximumPasses: 100), 100, "passes requested while nothing could run")
+      XCTAssertEqual(Self.made(log), Array(0...8))
+      XCTAssertEqual(queue.statistics.pending, 4, "the 4 farthest wait for room")
+      XCTAssertFalse(driver.isPassRequested)
+      XCTAssertTrue(Self.show(1, queue, card), "a row shown frees room")
+      driver.drain()
+      XCTAssertEqual(Self.made(log), Array(0...9))
       assertBalanced(queue)
     }
   }

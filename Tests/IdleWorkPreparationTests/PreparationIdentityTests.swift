@@ -138,6 +138,47 @@ final class PreparationIdentityTests: XCTestCase {
     }
   }
 
+  /// In an ordinary scroll — one prefetch call per row, ten rows ahead, a preparation made anew for each call and each
+  /// row — every row made twice counts once in `duplicatePreparations`.
+  func testDuplicatesAreCountedInAnOrdinaryScroll() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100))
+      let log = Log()
+      func thumbnail() -> Preparation<Int, String> {
+        Preparation { (row: Int, _) in
+          log.append("\(row)")
+          return "photo \(row)"
+        }
+      }
+      for row in 0..<10 { queue.prefetch(thumbnail(), from: [row]) }
+      driver.runPreparations()
+      driver.drain()
+      for row in 0..<30 {
+        XCTAssertFalse(Self.show(thumbnail(), row, on: queue, driver).atOnce, "made anew: no hit")
+        queue.prefetch(thumbnail(), from: [row + 10])
+        driver.runPreparations()
+        driver.drain()
+      }
+      let madeTwice = Dictionary(grouping: log.entries, by: { $0 }).values.filter { $0.count == 2 }.count
+      XCTAssertEqual(madeTwice, 30)
+      XCTAssertEqual(queue.statistics.duplicatePreparations, madeTwice)
+      assertBalanced(queue)
+    }
+  }
+
+  /// Identifiers of different types never name the same preparation, even where their `AnyHashable`s are equal.
+  func testIdentifiersOfDifferentTypesNeverShare() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      let thumbnail = Preparation { (photo: String, _) in "thumbnail \(photo)" }.identified(by: 2)
+      let blurred = Preparation { (photo: String, _) in "blurred \(photo)" }.identified(by: 2.0)
+      XCTAssertEqual(Self.show(thumbnail, "p", on: queue, driver).value, "thumbnail p")
+      XCTAssertEqual(Self.show(blurred, "p", on: queue, driver).value, "blurred p")
+    }
+  }
+
   /// Preparations of the same types made for different inputs are no duplicates.
   func testDifferentInputsAreNoDuplicates() {
     MainActor.assumeIsolated {

@@ -55,6 +55,36 @@ final class PreparationLifetimeTests: XCTestCase {
     }
   }
 
+  /// A main-thread preparation dropped before it started (its prefetch cancelled) frees what it captured at once,
+  /// as a worker preparation does.
+  func testACancelledMainThreadPrefetchFreesWhatItCaptured() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      let (mainWatch, workerWatch) = (Watch(), Watch())
+      @MainActor func start() {
+        let (a, b) = (Canvas(), Canvas())
+        (mainWatch.object, workerWatch.object) = (a, b)
+        let card = Preparation.mainThread { (input: String) -> String in
+          withExtendedLifetime(a) {}
+          return input
+        }
+        let photo = Preparation { (input: String, _) -> String in
+          withExtendedLifetime(b) {}
+          return input
+        }
+        queue.prefetch(card, from: ["a"])
+        queue.prefetch(photo, from: ["b"])
+        queue.cancelPrefetching(card, from: ["a"])
+        queue.cancelPrefetching(photo, from: ["b"])
+      }
+      start()
+      XCTAssertNil(workerWatch.object, "the worker preparation's capture is freed")
+      XCTAssertNil(mainWatch.object, "the main-thread preparation's capture is freed")
+      assertBalanced(queue)
+    }
+  }
+
   /// Worker preparations waiting to start (a prefetch's, a task's) when the queue ends: what they captured is
   /// freed then, not when a worker would have reached them.
   func testInvalidatingAQueueFreesWaitingWorkerPreparations() {

@@ -213,12 +213,17 @@ enum PreparationIdentity: Hashable, Sendable {
   }
 }
 
-/// A hashable value that may cross threads.
+/// A hashable value that may cross threads; values of different types are never equal (`AnyHashable(2)` and
+/// `AnyHashable(2.0)` are).
 ///
 /// `@unchecked Sendable`: `AnyHashable` is not `Sendable`, but this one is made only from a `Hashable & Sendable`
 /// value (``init(_:)``), and is never changed.
 struct SendableHashable: Hashable, @unchecked Sendable {
+  let type: ObjectIdentifier
   let value: AnyHashable
 
-  init(_ value: some Hashable & Sendable) { self.value = AnyHashable(value) }
+  init<Value: Hashable & Sendable>(_ value: Value) {
+    type = ObjectIdentifier(Value.self)
+    self.value = AnyHashable(value)
+  }
 }

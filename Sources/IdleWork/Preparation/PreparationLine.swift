@@ -26,18 +26,21 @@ final class PreparationLine: @unchecked Sendable {
   var arrivals: [PreparationRun] = []
   /// A prefetch of this line was held back because ``arrivals`` reached its bound: taking them in wakes workers.
   var prefetchWaitsForTakeIn = false
-  /// The cache's room for prefetched results (``noteCache(free:largest:)``); 0 until the results taken are cached.
-  var cacheFree = 0
-  /// The largest result so far, measured on arrival.
-  var largestResult = 0
+  /// The cache's room for this line's prefetched results (``noteCache(_:)``); none until the results taken are cached.
+  var cacheRoom = CacheRoom()
+  /// The sizes of the last results measured (at most ``recentSizesKept``): a result on its way is reckoned at their
+  /// largest, so one large result does not hold prefetches back for good.
+  var recentSizes: [Int] = []
+  static let recentSizesKept = 8
   /// Whether the cache has told its room for prefetched results: it had seen a result's size.
   var knowsCacheRoom = false
   /// The bytes of the results in ``arrivals``, measured by their workers (``PreparationRun/sizingsLocked``).
   var arrivedBytes = 0
   var isClosed = false
   var needsWake = true
-  /// Renders running now, and the most at once.
+  /// Renders running now, and the most at once; and the bytes their results are reckoned at.
   var running = 0
+  var runningBytes = 0
   var peakRunning = 0
   /// Renders waiting to start that some request wants now.
   var wantedWaiting = 0
@@ -177,46 +180,85 @@ final class PreparationLine: @unchecked Sendable {
     arrivals = []
     arrivedBytes = 0
     // The results taken are counted nowhere until they are in the cache (``noteCache``): till then, no room.
-    cacheFree = 0
+    cacheRoom = CacheRoom()
     pool.arrivalsTakenLocked(self)
     return taken
   }
 
-  /// The cache has `free` bytes for prefetched results (``ResultCache/prefetchRoom``), and has seen results of up to
-  /// `largest` bytes.
-  func noteCache(free: Int, largest: Int) {
+  /// The cache's room for prefetched results, as the main thread last told it (see ``ResultCache``).
+  struct CacheRoom {
+    /// Bytes a result may take beside those a prefetch wants and those tasks hold.
+    var free = 0
+    /// Bytes a result ranked before every wanted one may take (it may push them out), and the nearest wanted place.
+    var freeBefore = 0
+    var nearestWanted = Int.min
+  }
+
+  /// The cache's room (``CacheRoom``), less what the queue's other line has on its way.
+  func noteCache(_ room: CacheRoom) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
-    cacheFree = free
-    largestResult = max(largestResult, largest)
-    knowsCacheRoom = largest > 0
+    cacheRoom = room
+    knowsCacheRoom = !recentSizes.isEmpty
     // Results that arrived meanwhile may have held a prefetch back: with room for them, it may start now.
-    if prefetchWaitsForTakeIn, resultsOnTheirWayFit { pool.arrivalsTakenLocked(self) }
+    if prefetchWaitsForTakeIn, resultsOnTheirWayFit(distance: .max, expected: 0) { pool.arrivalsTakenLocked(self) }
   }
 
-  /// Whether one more prefetch may start: the results on their way (those arrived, plus those running and one more
-  /// at the largest size) fit in the cache's room for prefetched results. Before any result's size is known, as
-  /// many as the line's bound may be on their way, to learn it. Capped at ``waitingResultsCap``, since sizes
-  /// counted small bound nothing. Lock held.
-  var prefetchFits: Bool {
+  /// Whether one more prefetch, at `distance` in the order rows will appear and expected to take `expected` bytes,
+  /// may start: the results on their way
+  /// fit in the cache's room for it. Before any result's size is known, as many as the line's bound may be on their
+  /// way, to learn it. Lock held.
+  func prefetchFits(distance: Int, expected: Int) -> Bool {
     guard knowsCacheRoom else { return arrivals.count + running < limit }
-    return resultsOnTheirWayFit
+    return resultsOnTheirWayFit(distance: distance, expected: expected)
   }
 
-  /// Whether the results on their way (those arrived, plus those running and one more at the largest size) fit
-  /// in the cache's room for prefetched results. `false` before any result was measured. Lock held.
-  var resultsOnTheirWayFit: Bool {
-    guard largestResult > 0, arrivals.count < waitingResultsCap else { return false }
-    let (coming, overflow) = (running + 1).multipliedReportingOverflow(by: largestResult)
-    let (bytes, overflowed) = coming.addingReportingOverflow(arrivedBytes)
-    return !overflow && !overflowed && bytes <= cacheFree
+  /// The bytes of this line's results on their way: those arrived, and those running as estimated when they
+  /// started. Lock held.
+  var bytesOnTheirWayLocked: Int {
+    let (bytes, overflow) = runningBytes.addingReportingOverflow(arrivedBytes)
+    return overflow ? .max : bytes
+  }
+
+  /// What a result of a preparation whose last result took `expected` bytes (0: unknown) is reckoned at: that, or
+  /// the largest recent size. Lock held.
+  func estimateLocked(_ expected: Int) -> Int { expected > 0 ? expected : recentSizes.max() ?? 0 }
+
+  /// ``bytesOnTheirWayLocked``, taking the lock.
+  var bytesOnTheirWay: Int {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    return bytesOnTheirWayLocked
+  }
+
+  /// Whether the results on their way and one more — a prefetch at `distance` whose preparation's last result took
+  /// `expected` bytes (see ``estimateLocked(_:)``) — fit in the cache's room for it. Capped at
+  /// ``waitingResultsCap``, since sizes counted small bound nothing. Lock held.
+  func resultsOnTheirWayFit(distance: Int, expected: Int) -> Bool {
+    guard !recentSizes.isEmpty, arrivals.count < waitingResultsCap else { return false }
+    let free = distance < cacheRoom.nearestWanted ? cacheRoom.freeBefore : cacheRoom.free
+    let (bytes, overflow) = bytesOnTheirWayLocked.addingReportingOverflow(estimateLocked(expected))
+    return !overflow && bytes <= free
+  }
+
+  /// A result of `bytes` (as the cache will count it) was measured. Lock held.
+  func measuredLocked(_ bytes: Int) {
+    if recentSizes.count == Self.recentSizesKept { recentSizes.removeFirst() }
+    recentSizes.append(bytes)
+  }
+
+  /// ``measuredLocked(_:)``, taking the lock (the main thread measures its own renders' results).
+  func measured(_ bytes: Int) {
+    pool.condition.lock()
+    defer { pool.condition.unlock() }
+    measuredLocked(bytes)
   }
 
   /// A worker put a result of `bytes` (as the cache will count it) in ``arrivals``. Lock held.
   func arrived(bytes: Int) {
     let (sum, overflow) = arrivedBytes.addingReportingOverflow(bytes)
     arrivedBytes = overflow ? Int.max : sum
-    largestResult = max(largestResult, bytes)
+    measuredLocked(bytes)
   }
 
   /// Results waiting for the main thread at most while prefetches go on.

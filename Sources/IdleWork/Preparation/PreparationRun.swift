@@ -51,6 +51,10 @@ final class PreparationRun: @unchecked Sendable {
   var startedAsPrefetch = false
   /// Live requests that belong to a cell.
   var cells = 0
+  /// The bytes its preparation's last result took (0: unknown), set before the pool sees it; and what the line
+  /// counts for it while it runs.
+  var expectedBytes = 0
+  var countedBytes = 0
   /// Whether a check of the cells on the main thread is on its way, and when the last one was asked for.
   var cellCheckPending = false
   var lastCellCheck: UInt64 = 0
@@ -169,9 +173,13 @@ final class PreparationRun: @unchecked Sendable {
   /// The work, for the worker that starts the render. Lock held.
   func prepareLocked() -> PreparationWork? { work }
 
-  /// Takes the work out of a dropped render, for the caller to release outside the lock. Lock held.
-  func takePrepareLocked() -> PreparationWork? {
-    defer { work = nil }
-    return work
+  /// Takes the work out of a dropped render — a worker's, or a main-thread start — for the caller to release outside
+  /// the lock. Lock held; on the main thread (what drops a render runs there).
+  func takePrepareLocked() -> Any? {
+    defer {
+      work = nil
+      mainThreadStart = nil
+    }
+    return work ?? mainThreadStart.map { $0 as Any }
   }
 }

@@ -56,6 +56,7 @@ extension QueuePreparation {
   func nextMainThreadWork() -> (work: MainThreadWork, cost: UInt64?)? {
     // Ended outside admission: ending runs none of the app's code, so it costs no budget and teaches no cost.
     for render in mainLine.pool.abandonedByHand(of: mainLine) { finish(render, .failure(CancellationError())) }
+    noteCacheRoom()  // what the workers have on their way, for a prefetch's room
     guard let next = mainLine.pool.nextByHand(of: mainLine, passingOver: passedOverRenders) else {
       mainThreadRender = nil
       return nil
@@ -70,11 +71,16 @@ extension QueuePreparation {
     mainThreadRender = nil
   }
 
+  /// The main-thread preparations whose slice cost is kept at most.
+  static let sliceCostsKept = 256
+
   /// A slice of the render ``nextMainThreadWork()`` picked took `nanoseconds`: its preparation's cost, for the next.
   func mainThreadSliceTook(_ nanoseconds: UInt64) {
     guard let identity = lastSliceIdentity else { return }
     lastSliceIdentity = nil
     let measured = Double(nanoseconds)
+    // Bounded: preparations made anew per row would each add one.
+    if sliceCosts.count >= Self.sliceCostsKept, sliceCosts[identity] == nil { sliceCosts = [:] }
     sliceCosts[identity] =
       sliceCosts[identity].map { UInt64(Double($0) + CostPredictor.weight * (measured - Double($0))) }
       ?? nanoseconds
@@ -85,6 +91,7 @@ extension QueuePreparation {
     mainThreadRender = nil
     // Something ran, or ended: what the pass passed over may be admitted now.
     passedOverRenders = []
+    defer { noteCacheRoom() }  // a result on its way here, or arrived: the workers' room changed
     switch runSlice(of: render, timeRemaining: timeRemaining) {
     case .ran:
       lastSliceIdentity = render.content?.work

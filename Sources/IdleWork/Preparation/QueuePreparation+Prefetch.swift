@@ -49,10 +49,10 @@ extension QueuePreparation {
       if cache.want(key, call: call, place: nextPlace()) { continue }
       if var pending = prefetches[key] {
         // Asked again: not passed any more, and it keeps its place in the pool's order (or takes a nearer one).
-        if first { pending.place = min(pending.place, nextPlace()) }
-        pending.call = call
+        if first { pending.want.place = min(pending.want.place, nextPlace()) }
+        pending.want.lastCall = call
         prefetches[key] = pending
-        pending.render.line.setDistance(pending.render, pending.place, exactly: true)
+        pending.render.line.setDistance(pending.render, pending.want.place, exactly: true)
         continue
       }
       prefetchCounts.added += 1
@@ -99,18 +99,20 @@ extension QueuePreparation {
       render.isPrefetched = true
       (render.live, render.wanted, render.urgent, render.cells) = (1, 1, 0, 0)
       render.distance = place
+      expect(render, for: key)
       noteNewRender(for: key)
       inFlight[key] = render
       render.line.submit(render)
     }
     render.wasPrefetched = true
-    prefetches[key] = PendingPrefetch(render: render, call: call, place: place)
+    prefetches[key] = PendingPrefetch(
+      render: render, want: ResultCache.Want(firstCall: call, lastCall: call, place: place))
   }
 
   /// A pending prefetch's rank among the rows about to appear: larger goes first. Calls passed rank after every
   /// other call.
   private func rank(of pending: PendingPrefetch) -> (Int, Int) {
-    (pending.call < callsPassedBefore ? 1 : 0, pending.place)
+    (pending.want.lastCall < callsPassedBefore ? 1 : 0, pending.want.place)
   }
 
   /// How far a passed prefetch moves back in the pool's order: past every place a process gives.
@@ -140,8 +142,8 @@ extension QueuePreparation {
     guard call > callsPassedBefore else { return }
     callsPassedBefore = call
     cache.unwantCalls(before: call)
-    for pending in prefetches.values where pending.call < call {
-      pending.render.line.setDistance(pending.render, pending.place + Self.passedOffset, exactly: true)
+    for pending in prefetches.values where pending.want.lastCall < call {
+      pending.render.line.setDistance(pending.render, pending.want.place + Self.passedOffset, exactly: true)
     }
     noteCacheRoom()
   }
@@ -160,7 +162,7 @@ extension QueuePreparation {
   /// A task for `key` joined `render`: its pending prefetch, if any, ends as executed — the task's now.
   func prefetchTakenOver(_ render: PreparationRun, key: PreparedContent) {
     guard render.isPrefetched, let pending = prefetches[key], pending.render === render else { return }
-    rowShown(fromCall: pending.call)
+    rowShown(fromCall: pending.want.firstCall)
     endPrefetch(of: render, key: key)
     prefetchCounts.executed += 1
   }
@@ -171,7 +173,7 @@ extension QueuePreparation {
     guard let key = render.content, let pending = prefetches[key], pending.render === render else {
       return render.wasPrefetched && !held.contains { $0 === render } ? .unwanted : .used
     }
-    return pending.call < callsPassedBefore ? .unwanted : .wanted(call: pending.call, place: pending.place)
+    return pending.want.lastCall < callsPassedBefore ? .unwanted : .wanted(pending.want)
   }
 
   /// A render's outcome arrived: its pending prefetch ends as executed (the result is in the cache) or failed.
@@ -188,14 +190,21 @@ extension QueuePreparation {
     cancelPrefetching(Array(prefetches.keys))
   }
 
-  /// Tells the workers how much room the cache has for prefetched results (see ``ResultCache/prefetchRoom``): none
-  /// before it has seen a result, since its room depends on their size.
+  /// Tells both lines how much room the cache has for prefetched results (``ResultCache/prefetchRoom``), each less
+  /// what the other has on its way; asks for a pass if a main-thread prefetch may start now and could not before.
   func noteCacheRoom() {
     guard !isTakingIn else { return }  // the take-in tells it once its results are in the cache
-    let largest = cache.largestResult
-    let room = largest > 0 ? cache.prefetchRoom : 0
-    line.noteCache(free: room, largest: largest)
-    mainLine.noteCache(free: room, largest: largest)
+    let (before, nearest) = cache.roomBeforeWanted
+    let free = cache.prefetchRoom
+    for (this, other) in [(line, mainLine), (mainLine, line)] {
+      let otherBytes = other.bytesOnTheirWay
+      this.noteCache(
+        PreparationLine.CacheRoom(
+          free: max(0, free - otherBytes), freeBefore: max(0, before - otherBytes), nearestWanted: nearest))
+    }
+    let startable = mainLine.pool.hasStartableWork(of: mainLine)
+    if startable, !mainThreadWorkWasStartable, !queue.isInPass { queue.scheduler.setNeedsPass() }
+    mainThreadWorkWasStartable = startable
   }
 
   /// Counts a prefetch that ended: executed if its render had finished with a value (kept for later), failed if

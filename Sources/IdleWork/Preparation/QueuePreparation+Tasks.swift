@@ -67,6 +67,7 @@ extension QueuePreparation {
       render = PreparationRun(line: line(for: prepare), content: content, resultBytes: nil, prepare: prepare)
       isNew = true
       if let content {
+        expect(render, for: content)
         noteNewRender(for: content)
         inFlight[content] = render
       }
@@ -125,9 +126,13 @@ extension QueuePreparation {
           cache.limit > 0 && !render.hasLiveRequests
           && (render.wasPrefetched || held.contains { $0 === render })
         if let content = render.content, cache.limit > 0 {
+          let bytes = render.resultBytes(of: value)
+          if render.line === mainLine { mainLine.measured(bytes) }
+          if resultSizes.count >= Self.resultSizesKept, resultSizes[content.work] == nil { resultSizes = [:] }
+          resultSizes[content.work] = bytes
           cache.insert(
-            value, bytes: render.resultBytes(of: value), for: content,
-            keeping: render.keptForLater ? keeping(forArrivalOf: render) : .used)
+            value, bytes: bytes, for: content,
+            keeping: render.keptForLater ? keeping(forArrivalOf: render) : .used, heldByTasks: render.hasLiveRequests)
           // Its tasks hold the value until they apply it or leave: it stays in the cache, counted against the
           // limit, until then (``settleIfDone(_:_:)`` unpins it), so the bytes kept never exceed the limit
           // while evicted results live on in tasks.

@@ -31,6 +31,8 @@ final class QueuePreparation {
   var held: [PreparationRun] = []
   /// Whether a release of ``held`` is on its way to the main queue.
   var releaseOfHeldPending = false
+  /// Whether main-thread work could start at the last ``noteCacheRoom()``: a pass is asked for when it becomes so.
+  var mainThreadWorkWasStartable = false
   /// Whether results are being taken in (``takeInPreparedResults()``): the cache's room is not told meanwhile.
   var isTakingIn = false
   /// The pending prefetch of each content (see ``PendingPrefetch``).
@@ -42,12 +44,15 @@ final class QueuePreparation {
   /// How prefetches ended (see ``IdleQueue/Statistics-swift.struct/added``).
   var prefetchCounts = PrefetchCounts()
   var cacheHits = 0
+  /// The bytes each preparation's last result took, for its next one's room in the cache (at most
+  /// ``resultSizesKept`` preparations).
+  var resultSizes: [PreparationIdentity: Int] = [:]
+  static let resultSizesKept = 256
   /// See ``IdleQueue/Statistics-swift.struct/duplicatePreparations``.
   var duplicates = 0
-  /// The unnamed preparations that last made results, by input and value types, the latest first (at most
-  /// ``recentMakersKept``): a new render looks for another's result among them.
-  var recentMakers: [TypePair: [PreparationIdentity]] = [:]
-  static let recentMakersKept = 8
+  /// The unnamed preparation that last made each input (keyed by its content without the preparation), while its
+  /// result is in flight or kept: a new render looks there for another's result.
+  var makers: [PreparedContent: PreparationIdentity] = [:]
 
   init(queue: QueueCore, pool: WorkerPool) {
     self.queue = queue
@@ -73,20 +78,20 @@ extension QueuePreparation {
   /// and its result is kept, or is making it now.
   func noteNewRender(for key: PreparedContent) {
     guard !key.work.isNamed else { return }
-    let types = key.types
-    var makers = (recentMakers[types] ?? []).filter { $0 != key.work }
-    let other = makers.first { maker in
-      inFlight[key.made(by: maker)] != nil || cache.contains(key.made(by: maker))
+    let input = key.made(by: .instance(0))
+    if let other = makers[input], other != key.work, isMadeOrKept(key.made(by: other)) { duplicates += 1 }
+    makers[input] = key.work
+    // Entries whose result went: dropped once they are most of the index, at amortised O(1) per render.
+    if makers.count > 64, makers.count > 2 * (inFlight.count + cache.count) {
+      makers = makers.filter { isMadeOrKept($0.key.made(by: $0.value)) }
     }
-    if let other {
-      duplicates += 1
-      // The one shared with stays first: the same misuse repeats against it, row after row.
-      makers.removeAll { $0 == other }
-      makers.insert(other, at: 0)
-    }
-    makers.insert(key.work, at: other == nil ? 0 : 1)
-    if makers.count > Self.recentMakersKept { makers.removeLast() }
-    recentMakers[types] = makers
+  }
+
+  private func isMadeOrKept(_ key: PreparedContent) -> Bool { inFlight[key] != nil || cache.contains(key) }
+
+  /// A new render for `key`: its result is expected at its preparation's last size.
+  func expect(_ render: PreparationRun, for key: PreparedContent) {
+    render.expectedBytes = resultSizes[key.work] ?? 0
   }
 
   /// The line a render with `work` goes to.
@@ -96,18 +101,11 @@ extension QueuePreparation {
   }
 }
 
-/// A prefetch not yet ended: its render, the last call that asked for it and its place in the order rows will appear
-/// (smaller is sooner; the pool's order among prefetches).
+/// A prefetch not yet ended: its render, and the calls that asked for it with its place in the order rows will
+/// appear (smaller is sooner; the pool's order among prefetches).
 struct PendingPrefetch {
   let render: PreparationRun
-  var call: UInt64
-  var place: Int
-}
-
-/// The input and value types of a ``PreparedContent``.
-struct TypePair: Hashable {
-  let input: ObjectIdentifier
-  let value: ObjectIdentifier
+  var want: ResultCache.Want
 }
 
 /// A prepared task's content key: its input, with the input's and the value's types (inputs of different types
@@ -117,8 +115,6 @@ struct PreparedContent: Hashable {
   let valueType: ObjectIdentifier
   let content: AnyHashable
   var work = PreparationIdentity.instance(0)
-
-  var types: TypePair { TypePair(input: inputType, value: valueType) }
 
   /// The key of the same input made by `work`.
   func made(by work: PreparationIdentity) -> PreparedContent {

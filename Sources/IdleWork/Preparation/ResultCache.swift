@@ -4,10 +4,10 @@ import Foundation
 /// applied at once, inside `cellForRowAt`, instead of flashing blank. Main thread only.
 ///
 /// Bounded in bytes. Results a prefetch still wants (rows about to appear) are kept over every other, and among
-/// themselves the rows that will appear sooner (a smaller place) over later ones; the others go least recently
-/// used first, and those whose prefetch was cancelled or passed before any of them. Pinned results never go (tasks
-/// still to apply them hold them, so evicting would free nothing). It keeps ``room`` for the results on their way
-/// from workers, which exist before it sees them. Emptied when memory is short.
+/// themselves the rows that will appear sooner (a smaller place) over later ones: no other result pushes one out.
+/// The others go least recently used first, and those whose prefetch was cancelled or passed before any of them.
+/// Pinned results never go (tasks still to apply them hold them, so evicting would free nothing). It keeps ``room``
+/// for the results on their way from workers, which exist before it sees them. Emptied when memory is short.
 ///
 /// The order of use is O(1) per operation, since it runs at each arrival and in `cellForRowAt` and may hold tens of
 /// thousands of results: a dictionary into an intrusive doubly linked list of slots (no object per result). Wanted
@@ -19,11 +19,19 @@ final class ResultCache {
   enum Keeping: Equatable {
     /// Used, or made for a task: the most recently used.
     case used
-    /// A prefetch wants it: kept over every used result. `call`: the prefetch call that asked for it last;
-    /// `place`: its place in the order rows will appear (smaller is sooner).
-    case wanted(call: UInt64, place: Int)
+    /// A prefetch wants it: kept over every used result.
+    case wanted(Want)
     /// A prefetch made it and no longer wants it (cancelled, or its rows passed): the first to go.
     case unwanted
+  }
+
+  /// Which prefetch calls want a result, and its place in the order rows will appear (smaller is sooner).
+  struct Want: Equatable {
+    /// The first call that asked for it: a row of this call is shown when its result is used.
+    var firstCall: UInt64
+    /// The last call that asked for it: its rows were passed only when a later call's row was shown.
+    var lastCall: UInt64
+    var place: Int
   }
 
   /// One kept result and its neighbours in the order of use (slot indices; `noSlot` past either end).
@@ -33,8 +41,8 @@ final class ResultCache {
     var bytes: Int
     /// A prefetched result no task has used yet: counted wasted if it goes unused.
     var unusedPrefetch = false
-    /// The prefetch that wants it, if one does (see ``Keeping/wanted(call:place:)``).
-    var wanted: (call: UInt64, place: Int)?
+    /// The prefetch that wants it, if one does.
+    var wanted: Want?
     /// Renders whose tasks are still to apply this result (``pin(_:)``): while above 0 the slot is in neither the
     /// order of use nor the wanted set, so it is never evicted while alive in those tasks.
     var pins = 0
@@ -93,6 +101,13 @@ final class ResultCache {
   /// The bytes a prefetch's result may still take without pushing out a result a prefetch wants or a task holds.
   var prefetchRoom: Int { max(0, room - wantedBytes - pinnedBytes) }
 
+  /// The bytes a result ranked before every wanted one may take (it may push them all out), and the nearest wanted
+  /// result's place (`Int.max`: none).
+  var roomBeforeWanted: (bytes: Int, before: Int) {
+    let nearest = wantedSlots.lazy.map { self.slots[$0].wanted!.place }.min() ?? .max
+    return (max(0, room - pinnedBytes), nearest)
+  }
+
   /// The result kept for `content`, if any: it is used (the most recently used, wanted by no prefetch any more).
   func value(for content: PreparedContent) -> (any Sendable)? {
     guard !index.isEmpty, let slot = index[content] else { return nil }
@@ -106,10 +121,10 @@ final class ResultCache {
     return slots[slot].value
   }
 
-  /// The prefetch call that wants the result kept for `content`, if one does.
+  /// The first prefetch call that wants the result kept for `content`, if one does.
   func wantedCall(of content: PreparedContent) -> UInt64? {
     guard !index.isEmpty, let slot = index[content] else { return nil }
-    return slots[slot].wanted?.call
+    return slots[slot].wanted?.firstCall
   }
 
   /// A prefetch asks for kept content: it is wanted from `call`, at the sooner of its places. Returns whether one is
@@ -117,8 +132,9 @@ final class ResultCache {
   @discardableResult
   func want(_ content: PreparedContent, call: UInt64, place: Int) -> Bool {
     guard !index.isEmpty, let slot = index[content] else { return false }
-    let place = min(place, slots[slot].wanted?.place ?? place)
-    setWanted(slot, (max(call, slots[slot].wanted?.call ?? call), place))
+    var want = slots[slot].wanted ?? Want(firstCall: call, lastCall: call, place: place)
+    (want.lastCall, want.place) = (max(want.lastCall, call), min(want.place, place))
+    setWanted(slot, want)
     return true
   }
 
@@ -131,12 +147,12 @@ final class ResultCache {
   /// The rows of every prefetch call before `call` were passed: their results are the next to go.
   func unwantCalls(before call: UInt64) {
     for slot in index.values {
-      if let wanted = slots[slot].wanted, wanted.call < call { setWanted(slot, nil, asOldest: true) }
+      if let wanted = slots[slot].wanted, wanted.lastCall < call { setWanted(slot, nil, asOldest: true) }
     }
   }
 
   /// Moves `slot` between the wanted set and the order of use (as the newest, or the oldest).
-  private func setWanted(_ slot: Int, _ wanted: (call: UInt64, place: Int)?, asOldest: Bool = false) {
+  private func setWanted(_ slot: Int, _ wanted: Want?, asOldest: Bool = false) {
     let was = slots[slot].wanted != nil
     slots[slot].wanted = wanted
     guard slots[slot].pins == 0, was != (wanted != nil) else { return }
@@ -157,12 +173,15 @@ final class ResultCache {
   }
 
   /// Keeps `value` for `content`, replacing an older one, and evicts down to ``room``: results no prefetch wants
-  /// first, then wanted ones farthest first — but for a wanted value only those farther than itself; if that is not
-  /// enough, the value is not kept.
+  /// first, then — for a wanted value — wanted ones farther than itself, farthest first. If that is not enough the
+  /// value is not kept; unless tasks hold it (`heldByTasks`: they pin it next), which keeps it beside the others,
+  /// counted, since it is alive anyway.
   ///
   /// A value larger than ``room`` is not kept and evicts nothing (it would empty the cache for one result), but an
   /// older value for the content still goes: the cache never answers with a result older than the last arrived.
-  func insert(_ value: any Sendable, bytes: Int, for content: PreparedContent, keeping: Keeping = .used) {
+  func insert(
+    _ value: any Sendable, bytes: Int, for content: PreparedContent, keeping: Keeping = .used, heldByTasks: Bool = false
+  ) {
     let prefetched = keeping != .used
     guard limit > 0 else {
       if prefetched { unusedPrefetchesDropped += 1 }
@@ -173,9 +192,10 @@ final class ResultCache {
     if let old = index.removeValue(forKey: content) { remove(old) }
     largestResult = max(largestResult, bytes)
     let room = self.room
-    var wanted: (call: UInt64, place: Int)?
-    if case .wanted(let call, let place) = keeping { wanted = (call, place) }
-    guard bytes <= room, evict(downTo: room - bytes, sparingFrom: wanted?.place), self.bytes <= Int.max - bytes
+    var wanted: Want?
+    if case .wanted(let want) = keeping { wanted = want }
+    guard bytes <= room, evict(downTo: room - bytes, fartherThan: wanted?.place ?? .max) || heldByTasks,
+      self.bytes <= Int.max - bytes
     else {
       if prefetched { unusedPrefetchesDropped += 1 }
       return
@@ -197,8 +217,8 @@ final class ResultCache {
     switch keeping {
     case .used: linkAsNewest(slot)
     case .unwanted: linkAsOldest(slot)
-    case .wanted(let call, let place):
-      slots[slot].wanted = (call, place)
+    case .wanted(let want):
+      slots[slot].wanted = want
       wantedSlots.insert(slot)
       wantedBytes += bytes
     }
@@ -237,7 +257,7 @@ final class ResultCache {
     } else {
       linkAsNewest(slot)
     }
-    evict(downTo: room, sparingFrom: nil)
+    evict(downTo: room, fartherThan: .min)
   }
 
   /// Drops every result (a memory warning), and the storage that held them.
@@ -269,10 +289,10 @@ final class ResultCache {
   }
 
   /// Evicts until the bytes kept are at most `bound`, or only pinned results are left: the least recently used
-  /// first, then wanted results farthest first — only those farther than `place`, if given. Returns `false` if one
-  /// nearer than `place` would have had to go.
+  /// first, then wanted results farther than `place`, farthest first. Returns `false` if a wanted one at `place` or
+  /// nearer would have had to go.
   @discardableResult
-  private func evict(downTo bound: Int, sparingFrom place: Int?) -> Bool {
+  private func evict(downTo bound: Int, fartherThan place: Int) -> Bool {
     while bytes > bound, oldest != noSlot {
       let evicted = oldest
       index[slots[evicted].content!] = nil
@@ -283,7 +303,7 @@ final class ResultCache {
       guard let farthest = wantedSlots.max(by: { slots[$0].wanted!.place < slots[$1].wanted!.place }) else {
         return true
       }
-      if let place, slots[farthest].wanted!.place <= place { return false }
+      guard slots[farthest].wanted!.place > place else { return false }
       index[slots[farthest].content!] = nil
       remove(farthest)
     }

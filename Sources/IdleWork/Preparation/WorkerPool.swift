@@ -230,12 +230,16 @@ final class WorkerPool: @unchecked Sendable {
     line.arrivals.append(render)
   }
 
-  /// Whether a render of `line` is under way or could start now. Takes the lock.
+  /// Whether a render of `line` is under way or could start now (a prefetch only with room for its result). Takes
+  /// the lock.
   func hasStartableWork(of line: PreparationLine) -> Bool {
     condition.lock()
     defer { condition.unlock() }
     return line.running > 0
-      || waiting.contains { $0.line === line && $0.phase == .waiting && $0.wanted > 0 && !line.isClosed }
+      || waiting.contains {
+        $0.line === line && $0.phase == .waiting && $0.wanted > 0 && !line.isClosed
+          && ($0.urgent > 0 || line.prefetchFits(distance: $0.distance, expected: $0.expectedBytes))
+      }
   }
 
   /// `line`'s arrivals were taken in: a prefetch they held back may start, on as many workers as the line may use.
@@ -351,6 +355,7 @@ final class WorkerPool: @unchecked Sendable {
   private func endRunLocked(_ render: PreparationRun) {
     let line = render.line
     line.running -= 1
+    line.runningBytes -= render.countedBytes
     if let index = line.runningRenders.firstIndex(where: { $0 === render }) { line.runningRenders.remove(at: index) }
     if render.startedAsPrefetch {
       prefetchesRunning -= 1
@@ -394,6 +399,8 @@ final class WorkerPool: @unchecked Sendable {
   @discardableResult
   private func markRunningLocked(_ render: PreparationRun) -> PreparationRun {
     render.phase = .running
+    render.countedBytes = render.line.estimateLocked(render.expectedBytes)
+    render.line.runningBytes += render.countedBytes
     render.line.wantedWaiting -= 1
     render.line.runningRenders.append(render)
     return render
@@ -413,7 +420,7 @@ final class WorkerPool: @unchecked Sendable {
       }
       return WorkerPick.Candidate(
         isStartable: true, isVisible: false, hasCells: render.cells > 0, distance: render.distance,
-        resultsFit: line.prefetchFits,
+        resultsFit: line.prefetchFits(distance: render.distance, expected: render.expectedBytes),
         pacingAllows: prefetchMayStart(on: line, paced: paced))
     }
     let choice = WorkerPick.choose(candidates)

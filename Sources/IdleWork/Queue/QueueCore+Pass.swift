@@ -157,8 +157,10 @@ extension QueueCore {
     switch next.work == .visibleRow ? PassPlanner.next(input) : PassPlanner.nextInSlack(input) {
     case .run: break
     case .wait(let nanoseconds):
-      waitsForDeadline = nanoseconds
-      return .stop
+      // Not before the frame: a piece behind it may fit the time left; if none does, the pass waits as this one.
+      waitsForDeadline = min(waitsForDeadline ?? nanoseconds, nanoseconds)
+      client.passOverMainThreadWork()
+      return .passedOver
     case .end: return .stop
     case .passOver:
       client.passOverMainThreadWork()

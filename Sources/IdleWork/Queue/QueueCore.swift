@@ -38,6 +38,8 @@ final class QueueCore {
   /// Set by a pass that ended because the next task did not fit before the frame deadline: nanoseconds
   /// until that deadline, after which the next pass should come.
   var waitsForDeadline: UInt64?
+  /// Whether a pass is being run: work found meanwhile needs no request, the scheduler looks once it ends.
+  var isInPass = false
 
   /// The pending tasks.
   // `nonisolated(unsafe)`: the language's only way for the initializer (any thread) to store this non-`Sendable`

@@ -72,8 +72,10 @@ final class IdleScheduler {
       return false
     }
     let signpost = PassSignposts.beginPass(kind, queue: queue, driver: driver)
+    queue.isInPass = true
     queue.takeInForPass()
     let ranTasks = queue.serve(kind)
+    queue.isInPass = false
     PassSignposts.endPass(signpost, queue: queue, driver: driver)
     // Ask again even if a task asked already: a nested run loop inside a task may have spent that wake-up. A
     // queue whose next task waits for the frame deadline asks for a pass after it, not at once (a pass now would

@@ -8,6 +8,11 @@ private func key(_ content: Int) -> PreparedContent {
   PreparedContent(valueType: ObjectIdentifier(Int.self), content: AnyHashable(content))
 }
 
+/// What a prefetch of `call` wants at `place`.
+private func want(call: UInt64, place: Int) -> ResultCache.Want {
+  ResultCache.Want(firstCall: call, lastCall: call, place: place)
+}
+
 /// The contents a cache keeps, those a prefetch wants first (nearest first), then the rest most recently used first,
 /// as plain numbers.
 @MainActor private func order(_ cache: ResultCache) -> [Int] {
@@ -71,26 +76,33 @@ final class ResultCacheTests: XCTestCase {
     }
   }
 
-  /// Wanted results go farthest first, and only once no used result is left; a wanted result pushes out only
-  /// farther ones, or is not kept; using one makes it the most recently used; calls passed are the next to go.
-  func testWantedResultsGoFarthestFirst() {
-    MainActor.assumeIsolated {
+  /// Wanted results are kept over every other: a used result that needs their room is not kept, unless tasks hold
+  /// it (kept beside them, and the first to go once unpinned); a wanted result pushes out only farther ones,
+  /// farthest first, or is not kept; using one makes it the most recently used; calls passed are the next to go.
+  func testWantedResultsAreKeptOverOthersAndGoFarthestFirst() throws {
+    try MainActor.assumeIsolated {
       let cache = ResultCache(limit: 3)
       for content in 0..<3 {
-        cache.insert(content, bytes: 1, for: key(content), keeping: .wanted(call: 1, place: content))
+        cache.insert(content, bytes: 1, for: key(content), keeping: .wanted(want(call: 1, place: content)))
       }
       cache.insert(3, bytes: 1, for: key(3))
-      XCTAssertEqual(order(cache), [0, 1, 3], "2, the farthest, went")
-      cache.insert(4, bytes: 1, for: key(4), keeping: .wanted(call: 2, place: 5))
-      XCTAssertEqual(order(cache), [0, 1, 4], "the used 3 went first")
-      cache.insert(5, bytes: 1, for: key(5), keeping: .wanted(call: 2, place: 9))
-      XCTAssertEqual(order(cache), [0, 1, 4], "farther than every kept one: not kept")
-      XCTAssertEqual(cache.unusedPrefetchesDropped, 2)
+      XCTAssertEqual(order(cache), [0, 1, 2], "a used result pushes no wanted one out")
+      cache.insert(3, bytes: 1, for: key(3), heldByTasks: true)
+      let pin = try XCTUnwrap(cache.pin(key(3)))
+      XCTAssertEqual(cache.bytes, 4, "held by tasks: kept beside, counted")
+      cache.unpin(pin)
+      XCTAssertEqual(order(cache), [0, 1, 2], "unpinned: the first to go")
+      cache.insert(4, bytes: 1, for: key(4), keeping: .wanted(want(call: 2, place: 5)))
+      XCTAssertEqual(order(cache), [0, 1, 2], "farther than every kept one: not kept")
+      XCTAssertEqual(cache.unusedPrefetchesDropped, 1)
+      cache.insert(5, bytes: 1, for: key(5), keeping: .wanted(want(call: 2, place: -1)))
+      XCTAssertEqual(order(cache), [5, 0, 1], "2, the farthest, went")
       XCTAssertEqual(cache.value(for: key(1)) as? Int, 1)
-      XCTAssertEqual(order(cache), [0, 4, 1], "used: no longer wanted")
+      XCTAssertEqual(order(cache), [5, 0, 1], "used: no longer wanted, the most recently used")
       XCTAssertNil(cache.wantedCall(of: key(1)))
       cache.unwantCalls(before: 2)
-      XCTAssertEqual(order(cache), [4, 1, 0], "call 1 passed: 0 is the next to go")
+      XCTAssertEqual(order(cache), [5, 1, 0], "call 1 passed: 0 is the next to go")
+      XCTAssertEqual(cache.roomBeforeWanted.before, -1)
     }
   }
 
