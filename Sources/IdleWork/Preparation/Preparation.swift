@@ -109,8 +109,8 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
     Preparation(.mainThread { MainThreadSlices(slices($0)) }, resultBytes)
   }
 
-  /// This preparation with `identifier` as its identity: preparations with equal identifiers (and the same input
-  /// and value types) share in-flight work and cached results, wherever they were made. For one made anew where
+  /// This preparation with `identifier` as its identity: preparations with equal identifiers of the same type (and
+  /// the same input and value types) share in-flight work and cached results, wherever they were made. For one made anew where
   /// it is used — inline in `cellForRowAt`, a computed property — so that it shares with its prefetch; and for a
   /// factory, whose variants must differ:
   ///
