@@ -28,8 +28,8 @@ final class PreparationLine: @unchecked Sendable {
   var prefetchWaitsForTakeIn = false
   /// The cache's room for this line's prefetched results (``noteCache(_:)``); none until the results taken are cached.
   var cacheRoom = CacheRoom()
-  /// The sizes of the last results measured (at most ``recentSizesKept``): a result on its way is reckoned at their
-  /// largest, so one large result does not hold prefetches back for good.
+  /// The sizes of the last results measured (at most ``recentSizesKept``): the result of a preparation not measured
+  /// yet is reckoned at their largest (``estimateLocked(_:)``).
   var recentSizes: [Int] = []
   static let recentSizesKept = 8
   /// Whether the cache has told its room for prefetched results: it had seen a result's size.
@@ -205,9 +205,8 @@ final class PreparationLine: @unchecked Sendable {
   }
 
   /// Whether one more prefetch, at `distance` in the order rows will appear and expected to take `expected` bytes,
-  /// may start: the results on their way
-  /// fit in the cache's room for it. Before any result's size is known, as many as the line's bound may be on their
-  /// way, to learn it. Lock held.
+  /// may start: the results on their way fit in the cache's room for it. Before any result's size is known, as many
+  /// as the line's bound may be on their way, to learn it. Lock held.
   func prefetchFits(distance: Int, expected: Int) -> Bool {
     guard knowsCacheRoom else { return arrivals.count + running < limit }
     return resultsOnTheirWayFit(distance: distance, expected: expected)

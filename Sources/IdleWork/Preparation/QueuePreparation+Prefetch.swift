@@ -45,18 +45,19 @@ extension QueuePreparation {
       let key = item.key
       // Given twice in this call (two rows showing one photo): its first place stands.
       guard asked.insert(key).inserted else { continue }
+      let place = nextPlace()
       // Kept already: wanted again, from this call.
-      if cache.want(key, call: call, place: nextPlace()) { continue }
+      if cache.want(key, call: call, place: place) { continue }
       if var pending = prefetches[key] {
         // Asked again: not passed any more, and it keeps its place in the pool's order (or takes a nearer one).
-        if first { pending.want.place = min(pending.want.place, nextPlace()) }
+        if first { pending.want.place = min(pending.want.place, place) }
         pending.want.lastCall = call
         prefetches[key] = pending
         pending.render.line.setDistance(pending.render, pending.want.place, exactly: true)
         continue
       }
       prefetchCounts.added += 1
-      new.append((key, item.work, nextPlace()))
+      new.append((key, item.work, place))
     }
     // Past the queue's length the last ranked go: those of calls passed, then the farthest of the newest.
     let capacity = max(0, queue.list.capacity)
