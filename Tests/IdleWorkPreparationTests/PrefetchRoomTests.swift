@@ -175,6 +175,80 @@ final class PrefetchRoomTests: XCTestCase {
     }
   }
 
+  /// A result larger than the cache's room — one of the same preparation (a panorama among photos), or of another
+  /// (a header opening a detail screen) — does not hold back the prefetches that follow it: the cache is empty of
+  /// what it must keep, so they start, on a worker or on the main thread.
+  func testAResultLargerThanTheRoomDoesNotHoldBackTheNextPrefetches() {
+    for (samePreparation, mainThread) in [(true, false), (false, false), (true, true)] {
+      MainActor.assumeIsolated {
+        let (queue, driver, log, _) = Self.scene(room: 7, budget: .tasks(100))
+        let sizes: @Sendable (String) -> Int = { $0 == "photo 0" ? 800 : 100 }
+        let photo =
+          mainThread
+          ? Preparation.mainThread(resultBytes: sizes) { (row: Int) in
+            log.append("\(row)")
+            return "photo \(row)"
+          }
+          : Preparation(resultBytes: sizes) { (row: Int, _) in
+            log.append("\(row)")
+            return "photo \(row)"
+          }
+        let header = Preparation(resultBytes: sizes) { (row: Int, _) in "photo \(row)" }
+        XCTAssertFalse(Self.show(0, queue, samePreparation ? photo : header), "the large one, shown")
+        Self.prepareAll(driver)
+        queue.prefetch(photo, from: [1, 2, 3])
+        Self.prepareAll(driver)
+        let label = "same preparation: \(samePreparation), main thread: \(mainThread)"
+        XCTAssertEqual(Self.made(log).filter { $0 > 0 }, [1, 2, 3], label)
+        XCTAssertEqual(queue.statistics.pending, 0, label)
+        XCTAssertTrue(Self.show(1, queue, photo), label)
+        assertBalanced(queue)
+      }
+    }
+  }
+
+  /// Two rows nothing prefetched (a header and a reloaded row) held by their tasks beside a cache full of wanted
+  /// rows: once applied they go, and push no wanted row out.
+  func testResultsHeldByTasksPushNoWantedRowOut() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = Self.scene(room: 6)
+      queue.prefetch(photo, from: Array(1...6))
+      Self.prepareAll(driver)
+      XCTAssertFalse(Self.show(100, queue, photo))
+      XCTAssertFalse(Self.show(101, queue, photo))
+      Self.prepareAll(driver)
+      XCTAssertEqual(Self.onScreen.suffix(2).map(\.shown), [["photo 100"], ["photo 101"]])
+      for row in 1...6 {
+        XCTAssertTrue(Self.show(row, queue, photo), "row \(row) kept")
+        Self.prepareAll(driver)
+      }
+      XCTAssertEqual(Self.made(log).sorted(), Array(1...6) + [100, 101], "each row made once")
+      XCTAssertEqual(queue.statistics.wastedPreparations, 0)
+      assertBalanced(queue)
+    }
+  }
+
+  /// A row shown from a result that finished but was not taken in yet passes the older calls as one taken in does:
+  /// the newer call's rows find room.
+  func testARowShownFromAResultNotYetTakenInPassesOlderCalls() {
+    for takenInFirst in [true, false] {
+      MainActor.assumeIsolated {
+        let (queue, driver, log, photo) = Self.scene(room: 6)
+        queue.prefetch(photo, from: [1, 2, 3])
+        Self.prepareAll(driver)
+        queue.prefetch(photo, from: [4, 5, 6])
+        XCTAssertEqual(driver.runPreparations(), 3, "made; no pass took them in yet")
+        if takenInFirst { driver.drain() }
+        XCTAssertTrue(Self.show(5, queue, photo))
+        queue.prefetch(photo, from: [7, 8, 9])
+        Self.prepareAll(driver)
+        XCTAssertEqual(Set(Self.made(log)), Set(1...9), "taken in first: \(takenInFirst)")
+        XCTAssertEqual(queue.statistics.pending, 0)
+        assertBalanced(queue)
+      }
+    }
+  }
+
   /// A main-thread prefetch under way and worker prefetches share the cache's room: none starts without room for its
   /// result, so none is made twice.
   func testMainThreadAndWorkerPrefetchesShareTheCachesRoom() {

@@ -32,6 +32,9 @@ final class PreparationLine: @unchecked Sendable {
   /// yet is reckoned at their largest (``estimateLocked(_:)``).
   var recentSizes: [Int] = []
   static let recentSizesKept = 8
+  /// The size of each preparation's last result: what its next one is reckoned at (at most ``lastSizesKept``).
+  var lastSizes: [PreparationIdentity: Int] = [:]
+  static let lastSizesKept = 256
   /// Whether the cache has told its room for prefetched results: it had seen a result's size.
   var knowsCacheRoom = false
   /// The bytes of the results in ``arrivals``, measured by their workers (``PreparationRun/sizingsLocked``).
@@ -192,6 +195,9 @@ final class PreparationLine: @unchecked Sendable {
     /// Bytes a result ranked before every wanted one may take (it may push them out), and the nearest wanted place.
     var freeBefore = 0
     var nearestWanted = Int.min
+    /// The cache's whole room: no estimate counts more, so a preparation whose last result was larger than the
+    /// cache still starts once the cache is empty of what it must keep.
+    var whole = 0
   }
 
   /// The cache's room (``CacheRoom``), less what the queue's other line has on its way.
@@ -201,15 +207,15 @@ final class PreparationLine: @unchecked Sendable {
     cacheRoom = room
     knowsCacheRoom = !recentSizes.isEmpty
     // Results that arrived meanwhile may have held a prefetch back: with room for them, it may start now.
-    if prefetchWaitsForTakeIn, resultsOnTheirWayFit(distance: .max, expected: 0) { pool.arrivalsTakenLocked(self) }
+    if prefetchWaitsForTakeIn, resultsOnTheirWayFit(nil) { pool.arrivalsTakenLocked(self) }
   }
 
-  /// Whether one more prefetch, at `distance` in the order rows will appear and expected to take `expected` bytes,
-  /// may start: the results on their way fit in the cache's room for it. Before any result's size is known, as many
-  /// as the line's bound may be on their way, to learn it. Lock held.
-  func prefetchFits(distance: Int, expected: Int) -> Bool {
+  /// Whether `render`, a prefetch, may start: the results on their way and its own fit in the cache's room for it,
+  /// by its place in the order rows will appear. Before any result's size is known, as many as the line's bound may
+  /// be on their way, to learn it. Lock held.
+  func prefetchFits(_ render: PreparationRun) -> Bool {
     guard knowsCacheRoom else { return arrivals.count + running < limit }
-    return resultsOnTheirWayFit(distance: distance, expected: expected)
+    return resultsOnTheirWayFit(render)
   }
 
   /// The bytes of this line's results on their way: those arrived, and those running as estimated when they
@@ -219,9 +225,10 @@ final class PreparationLine: @unchecked Sendable {
     return overflow ? .max : bytes
   }
 
-  /// What a result of a preparation whose last result took `expected` bytes (0: unknown) is reckoned at: that, or
-  /// the largest recent size. Lock held.
-  func estimateLocked(_ expected: Int) -> Int { expected > 0 ? expected : recentSizes.max() ?? 0 }
+  /// What `render`'s result is reckoned at: its preparation's last result, or the largest recent size. Lock held.
+  func estimateLocked(_ render: PreparationRun) -> Int {
+    render.content.flatMap { lastSizes[$0.work] } ?? recentSizes.max() ?? 0
+  }
 
   /// ``bytesOnTheirWayLocked``, taking the lock.
   var bytesOnTheirWay: Int {
@@ -230,34 +237,40 @@ final class PreparationLine: @unchecked Sendable {
     return bytesOnTheirWayLocked
   }
 
-  /// Whether the results on their way and one more — a prefetch at `distance` whose preparation's last result took
-  /// `expected` bytes (see ``estimateLocked(_:)``) — fit in the cache's room for it. Capped at
-  /// ``waitingResultsCap``, since sizes counted small bound nothing. Lock held.
-  func resultsOnTheirWayFit(distance: Int, expected: Int) -> Bool {
-    guard !recentSizes.isEmpty, arrivals.count < waitingResultsCap else { return false }
+  /// Whether the results on their way and one more — `render`, a prefetch (see ``estimateLocked(_:)``; `nil`: the
+  /// largest recent size) — fit in the cache's room for it. Capped at ``waitingResultsCap``, since sizes counted
+  /// small bound nothing. Lock held.
+  func resultsOnTheirWayFit(_ render: PreparationRun?) -> Bool {
+    guard !recentSizes.isEmpty, cacheRoom.whole > 0, arrivals.count < waitingResultsCap else { return false }
+    let distance = render?.distance ?? .max
     let free = distance < cacheRoom.nearestWanted ? cacheRoom.freeBefore : cacheRoom.free
-    let (bytes, overflow) = bytesOnTheirWayLocked.addingReportingOverflow(estimateLocked(expected))
+    let estimate = min(render.map(estimateLocked) ?? recentSizes.max()!, cacheRoom.whole)
+    let (bytes, overflow) = bytesOnTheirWayLocked.addingReportingOverflow(estimate)
     return !overflow && bytes <= free
   }
 
-  /// A result of `bytes` (as the cache will count it) was measured. Lock held.
-  func measuredLocked(_ bytes: Int) {
+  /// `render`'s result took `bytes` (as the cache will count it). Lock held.
+  func measuredLocked(_ bytes: Int, of render: PreparationRun) {
     if recentSizes.count == Self.recentSizesKept { recentSizes.removeFirst() }
     recentSizes.append(bytes)
+    guard let work = render.content?.work else { return }
+    // Bounded: preparations made anew per row would each add one.
+    if lastSizes.count >= Self.lastSizesKept, lastSizes[work] == nil { lastSizes = [:] }
+    lastSizes[work] = bytes
   }
 
-  /// ``measuredLocked(_:)``, taking the lock (the main thread measures its own renders' results).
-  func measured(_ bytes: Int) {
+  /// ``measuredLocked(_:of:)``, taking the lock (the main thread measures its own renders' results).
+  func measured(_ bytes: Int, of render: PreparationRun) {
     pool.condition.lock()
     defer { pool.condition.unlock() }
-    measuredLocked(bytes)
+    measuredLocked(bytes, of: render)
   }
 
-  /// A worker put a result of `bytes` (as the cache will count it) in ``arrivals``. Lock held.
-  func arrived(bytes: Int) {
+  /// A worker put `render`'s result of `bytes` (as the cache will count it) in ``arrivals``. Lock held.
+  func arrived(_ render: PreparationRun, bytes: Int) {
     let (sum, overflow) = arrivedBytes.addingReportingOverflow(bytes)
     arrivedBytes = overflow ? Int.max : sum
-    measuredLocked(bytes)
+    measuredLocked(bytes, of: render)
   }
 
   /// Results waiting for the main thread at most while prefetches go on.

@@ -51,9 +51,7 @@ final class PreparationRun: @unchecked Sendable {
   var startedAsPrefetch = false
   /// Live requests that belong to a cell.
   var cells = 0
-  /// The bytes its preparation's last result took (0: unknown), set before the pool sees it; and what the line
-  /// counts for it while it runs.
-  var expectedBytes = 0
+  /// What the line counts its result at while it runs (``PreparationLine/estimateLocked(_:)``).
   var countedBytes = 0
   /// Whether a check of the cells on the main thread is on its way, and when the last one was asked for.
   var cellCheckPending = false

@@ -100,7 +100,6 @@ extension QueuePreparation {
       render.isPrefetched = true
       (render.live, render.wanted, render.urgent, render.cells) = (1, 1, 0, 0)
       render.distance = place
-      expect(render, for: key)
       noteNewRender(for: key)
       inFlight[key] = render
       render.line.submit(render)
@@ -201,7 +200,8 @@ extension QueuePreparation {
       let otherBytes = other.bytesOnTheirWay
       this.noteCache(
         PreparationLine.CacheRoom(
-          free: max(0, free - otherBytes), freeBefore: max(0, before - otherBytes), nearestWanted: nearest))
+          free: max(0, free - otherBytes), freeBefore: max(0, before - otherBytes), nearestWanted: nearest,
+          whole: cache.room))
     }
     let startable = mainLine.pool.hasStartableWork(of: mainLine)
     if startable, !mainThreadWorkWasStartable, !queue.isInPass { queue.scheduler.setNeedsPass() }

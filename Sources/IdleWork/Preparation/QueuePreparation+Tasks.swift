@@ -46,7 +46,9 @@ extension QueuePreparation {
     resultBytes: (@Sendable (any Sendable) -> Int)?, prepare: RenderWork,
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) -> IdleTaskHandle {
-    // A result kept for this content applies at once: the row shows it in this very `cellForRowAt`.
+    // A result kept for this content applies at once: the row shows it in this very `cellForRowAt`. (Results that
+    // arrived go to the cache first, so that a row shown from one passes the calls before its own.)
+    if content != nil, cache.limit > 0, hasArrivals { takeInPreparedResults() }
     if let content, let call = cache.wantedCall(of: content) { rowShown(fromCall: call) }
     if let value = cachedValue(for: content) {
       queue.list.recordAddedAndExecuted()
@@ -67,7 +69,6 @@ extension QueuePreparation {
       render = PreparationRun(line: line(for: prepare), content: content, resultBytes: nil, prepare: prepare)
       isNew = true
       if let content {
-        expect(render, for: content)
         noteNewRender(for: content)
         inFlight[content] = render
       }
@@ -127,9 +128,7 @@ extension QueuePreparation {
           && (render.wasPrefetched || held.contains { $0 === render })
         if let content = render.content, cache.limit > 0 {
           let bytes = render.resultBytes(of: value)
-          if render.line === mainLine { mainLine.measured(bytes) }
-          if resultSizes.count >= Self.resultSizesKept, resultSizes[content.work] == nil { resultSizes = [:] }
-          resultSizes[content.work] = bytes
+          if render.line === mainLine { mainLine.measured(bytes, of: render) }
           cache.insert(
             value, bytes: bytes, for: content,
             keeping: render.keptForLater ? keeping(forArrivalOf: render) : .used, heldByTasks: render.hasLiveRequests)
@@ -296,6 +295,7 @@ extension QueuePreparation {
     // Main-thread work under way has no worker to finish it: it ends here, and what its slices captured goes.
     mainThreadRender = nil
     passedOverRenders = []
+    overtakenRenders = []
     let underWay = mainLine.pool.endAllByHand(of: mainLine)
     for render in underWay + closedMain.dropped.compactMap({ $0 as? PreparationRun }) { render.endMainThreadWork() }
     for (render, outcome) in closed.arrivals + closedMain.arrivals {
@@ -334,6 +334,7 @@ extension QueuePreparation: LaterWorkClient {
   func passEnded() {
     passedOverRenders = []
     mainThreadRender = nil
+    overtakenRenders.removeAll { !mainLine.isJoinable($0) }  // ended, or dropped before it started
     releaseHeldRenders()
   }
 

@@ -15,6 +15,10 @@ final class QueuePreparation {
   var mainThreadRender: PreparationRun?
   /// Main-thread renders the pass did not admit since its search last ran something: the next pick passes them by.
   var passedOverRenders: [PreparationRun] = []
+  /// Whether the render picked is a visible row's; and visible rows' renders passed over for the time left, which
+  /// go first in the next pass so that newer rows' work never starves them.
+  var mainThreadRenderIsVisible = false
+  var overtakenRenders: [PreparationRun] = []
   /// What a slice of each main-thread preparation costs (moving average, nanoseconds), and whose slice ran last:
   /// a prefetch is admitted by its own preparation's cost, never by another's.
   var sliceCosts: [PreparationIdentity: UInt64] = [:]
@@ -44,10 +48,6 @@ final class QueuePreparation {
   /// How prefetches ended (see ``IdleQueue/Statistics-swift.struct/added``).
   var prefetchCounts = PrefetchCounts()
   var cacheHits = 0
-  /// The bytes each preparation's last result took, for its next one's room in the cache (at most
-  /// ``resultSizesKept`` preparations).
-  var resultSizes: [PreparationIdentity: Int] = [:]
-  static let resultSizesKept = 256
   /// See ``IdleQueue/Statistics-swift.struct/duplicatePreparations``.
   var duplicates = 0
   /// The unnamed preparation that last made each input (keyed by its content without the preparation), while its
@@ -88,11 +88,6 @@ extension QueuePreparation {
   }
 
   private func isMadeOrKept(_ key: PreparedContent) -> Bool { inFlight[key] != nil || cache.contains(key) }
-
-  /// A new render for `key`: its result is expected at its preparation's last size.
-  func expect(_ render: PreparationRun, for key: PreparedContent) {
-    render.expectedBytes = resultSizes[key.work] ?? 0
-  }
 
   /// The line a render with `work` goes to.
   func line(for work: RenderWork) -> PreparationLine {

@@ -242,7 +242,7 @@ final class ResultCache {
   }
 
   /// The tasks of a ``pin(_:)`` have applied the result or left: with no pin left it becomes the most recently
-  /// used (or wanted again) and evictable, and the cache evicts down to ``room``.
+  /// used (or wanted again) and evictable, and results no prefetch wants go until the cache is within ``room``.
   func unpin(_ pin: Pin) {
     guard pin.slot < slots.count, slots[pin.slot].generation == pin.generation, slots[pin.slot].pins > 0 else {
       return
@@ -257,7 +257,8 @@ final class ResultCache {
     } else {
       linkAsNewest(slot)
     }
-    evict(downTo: room, fartherThan: .min)
+    // Only results no prefetch wants go: the wanted ones stay, and pinned ones left beside them are next.
+    evict(downTo: room, fartherThan: .max)
   }
 
   /// Drops every result (a memory warning), and the storage that held them.

@@ -192,14 +192,22 @@ final class WorkerPool: @unchecked Sendable {
 
   /// The render to run next on the calling thread, with whether a visible row's request wants it; `nil` if none
   /// waits. It is only chosen: ``startByHand(_:)`` starts it once the pass admits it. Those in `passedOver` are
-  /// not chosen. A visible row's under way comes first; then a visible row's the pick rule chooses; then any under
-  /// way (a prefetch's, or a row's gone off screen); then the prefetch the pick rule chooses.
+  /// not chosen. A visible row's in `preferring` (passed over before, for the time left) comes first; then a
+  /// visible row's under way; then a visible row's the pick rule chooses; then any under way (a prefetch's, or a
+  /// row's gone off screen); then the prefetch the pick rule chooses.
   func nextByHand(
-    of line: PreparationLine, passingOver passedOver: [PreparationRun] = []
+    of line: PreparationLine, passingOver passedOver: [PreparationRun] = [], preferring: [PreparationRun] = []
   ) -> (render: PreparationRun, isVisible: Bool)? {
     condition.lock()
     defer { condition.unlock() }
     func isEligible(_ render: PreparationRun) -> Bool { !passedOver.contains { $0 === render } }
+    let startable = { (render: PreparationRun) in
+      render.phase == .running
+        || (render.phase == .waiting && render.wanted > 0 && !line.isClosed && line.running < line.limit)
+    }
+    if let first = preferring.first(where: { isEligible($0) && $0.urgent > 0 && startable($0) }) {
+      return (first, true)
+    }
     let running = line.runningRenders.filter(isEligible)
     if let visible = running.first(where: { $0.urgent > 0 }) { return (visible, true) }
     let chosen = chooseLocked(passingOver: passedOver).map { waiting[$0.index] }
@@ -238,7 +246,7 @@ final class WorkerPool: @unchecked Sendable {
     return line.running > 0
       || waiting.contains {
         $0.line === line && $0.phase == .waiting && $0.wanted > 0 && !line.isClosed
-          && ($0.urgent > 0 || line.prefetchFits(distance: $0.distance, expected: $0.expectedBytes))
+          && ($0.urgent > 0 || line.prefetchFits($0))
       }
   }
 
@@ -342,7 +350,7 @@ final class WorkerPool: @unchecked Sendable {
     } else {
       render.outcome = taken
       line.arrivals.append(render)
-      line.arrived(bytes: bytes)
+      line.arrived(render, bytes: bytes)
       if line.needsWake {
         line.needsWake = false
         wakes.append(line.wake)
@@ -399,7 +407,7 @@ final class WorkerPool: @unchecked Sendable {
   @discardableResult
   private func markRunningLocked(_ render: PreparationRun) -> PreparationRun {
     render.phase = .running
-    render.countedBytes = render.line.estimateLocked(render.expectedBytes)
+    render.countedBytes = render.line.estimateLocked(render)
     render.line.runningBytes += render.countedBytes
     render.line.wantedWaiting -= 1
     render.line.runningRenders.append(render)
@@ -420,7 +428,7 @@ final class WorkerPool: @unchecked Sendable {
       }
       return WorkerPick.Candidate(
         isStartable: true, isVisible: false, hasCells: render.cells > 0, distance: render.distance,
-        resultsFit: line.prefetchFits(distance: render.distance, expected: render.expectedBytes),
+        resultsFit: line.prefetchFits(render),
         pacingAllows: prefetchMayStart(on: line, paced: paced))
     }
     let choice = WorkerPick.choose(candidates)
