@@ -33,8 +33,14 @@ final class PrefetchRoomTests: XCTestCase {
     repeat { driver.drain() } while driver.runPreparations() > 0
   }
 
-  /// Cells shown, kept on screen (a released cell's tasks are stale).
+  /// Cells shown, kept on screen (a released cell's tasks are stale) until the test ends.
   @MainActor static var onScreen: [PhotoCell] = []
+
+  override func tearDown() {
+    // Freed before the process exits: a live object's weak-reference side table reads as a leak to LeakSanitizer.
+    MainActor.assumeIsolated { Self.onScreen = [] }
+    super.tearDown()
+  }
 
   /// Shows `row` in a new cell; returns whether its result applied at once, inside `addTask` (from the cache).
   @MainActor
