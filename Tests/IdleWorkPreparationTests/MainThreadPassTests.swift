@@ -143,34 +143,6 @@ final class MainThreadPassTests: XCTestCase {
     }
   }
 
-  /// In a steady scroll a new row's 5 ms tile goes first each frame and leaves too little for an older visible row's
-  /// 8 ms card; the card, passed over for the time left, goes first in the next frame — it is not starved.
-  func testAVisibleCardPassedOverForTimeGoesFirstInTheNextFrame() {
-    MainActor.assumeIsolated {
-      let (driver, frames, queue, log) = Self.scene(budget: .tasks(100))
-      let card = Self.drawing("card", cost: 0.008, log: log, driver: driver)
-      let tile = Self.drawing("tile", cost: 0.005, log: log, driver: driver)
-      queue.addTask(key: "m1", prepare: card, from: "warm-up") { _ in }
-      queue.addTask(key: "m2", prepare: tile, from: "warm-up") { _ in }
-      driver.drain()
-      var cells: [PhotoCell] = []
-      let cardCell = PhotoCell()
-      queue.bind(cardCell, to: -1)
-      queue.addTask(for: cardCell, at: -1, prepare: card, from: "c") { cell, card in cell.shown.append(card) }
-      var frame = 0
-      frames.scroll(queue, frames: 10, free: 0.012) {
-        frame += 1
-        let cell = PhotoCell()
-        cells.append(cell)
-        queue.bind(cell, to: frame)
-        queue.addTask(for: cell, at: frame, prepare: tile, from: "t\(frame)") { cell, tile in cell.shown.append(tile) }
-      }
-      XCTAssertEqual(cardCell.shown, ["card of c"], "the card, which fits a frame alone, was drawn during the scroll")
-      XCTAssertLessThanOrEqual(cells.filter { $0.shown.isEmpty }.count, 2, "the tiles go on")
-      assertBalanced(queue)
-    }
-  }
-
   /// Ending sliced cards that nothing waits for (a reload) is not measured as one of their slices: a 12 ms slice
   /// stays predicted at 12 ms, and is not started with 8 ms left before a frame.
   func testEndingAPreparationDoesNotTeachItsSliceCost() {

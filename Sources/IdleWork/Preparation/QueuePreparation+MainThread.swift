@@ -57,24 +57,17 @@ extension QueuePreparation {
     // Ended outside admission: ending runs none of the app's code, so it costs no budget and teaches no cost.
     for render in mainLine.pool.abandonedByHand(of: mainLine) { finish(render, .failure(CancellationError())) }
     noteCacheRoom()  // what the workers have on their way, for a prefetch's room
-    guard
-      let next = mainLine.pool.nextByHand(
-        of: mainLine, passingOver: passedOverRenders, preferring: overtakenRenders)
-    else {
+    guard let next = mainLine.pool.nextByHand(of: mainLine, passingOver: passedOverRenders) else {
       mainThreadRender = nil
       return nil
     }
     mainThreadRender = next.render
-    mainThreadRenderIsVisible = next.isVisible
     return (next.isVisible ? .visibleRow : .prefetch, next.render.content.flatMap { sliceCosts[$0.work] })
   }
 
-  func passOverMainThreadWork(forTime: Bool) {
+  func passOverMainThreadWork() {
     guard let render = mainThreadRender else { return }
     passedOverRenders.append(render)
-    if forTime, mainThreadRenderIsVisible, !overtakenRenders.contains(where: { $0 === render }) {
-      overtakenRenders.append(render)
-    }
     mainThreadRender = nil
   }
 
@@ -98,7 +91,6 @@ extension QueuePreparation {
     mainThreadRender = nil
     // Something ran, or ended: what the pass passed over may be admitted now.
     passedOverRenders = []
-    overtakenRenders.removeAll { $0 === render }
     defer { noteCacheRoom() }  // a result on its way here, or arrived: the workers' room changed
     switch runSlice(of: render, timeRemaining: timeRemaining) {
     case .ran:

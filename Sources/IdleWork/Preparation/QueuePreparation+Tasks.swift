@@ -295,7 +295,6 @@ extension QueuePreparation {
     // Main-thread work under way has no worker to finish it: it ends here, and what its slices captured goes.
     mainThreadRender = nil
     passedOverRenders = []
-    overtakenRenders = []
     let underWay = mainLine.pool.endAllByHand(of: mainLine)
     for render in underWay + closedMain.dropped.compactMap({ $0 as? PreparationRun }) { render.endMainThreadWork() }
     for (render, outcome) in closed.arrivals + closedMain.arrivals {
@@ -334,7 +333,6 @@ extension QueuePreparation: LaterWorkClient {
   func passEnded() {
     passedOverRenders = []
     mainThreadRender = nil
-    overtakenRenders.removeAll { !mainLine.isJoinable($0) }  // ended, or dropped before it started
     releaseHeldRenders()
   }
 

@@ -15,10 +15,7 @@ final class QueuePreparation {
   var mainThreadRender: PreparationRun?
   /// Main-thread renders the pass did not admit since its search last ran something: the next pick passes them by.
   var passedOverRenders: [PreparationRun] = []
-  /// Whether the render picked is a visible row's; and visible rows' renders passed over for the time left, which
-  /// go first in the next pass so that newer rows' work never starves them.
-  var mainThreadRenderIsVisible = false
-  var overtakenRenders: [PreparationRun] = []
+
   /// What a slice of each main-thread preparation costs (moving average, nanoseconds), and whose slice ran last:
   /// a prefetch is admitted by its own preparation's cost, never by another's.
   var sliceCosts: [PreparationIdentity: UInt64] = [:]

@@ -192,22 +192,14 @@ final class WorkerPool: @unchecked Sendable {
 
   /// The render to run next on the calling thread, with whether a visible row's request wants it; `nil` if none
   /// waits. It is only chosen: ``startByHand(_:)`` starts it once the pass admits it. Those in `passedOver` are
-  /// not chosen. A visible row's in `preferring` (passed over before, for the time left) comes first; then a
-  /// visible row's under way; then a visible row's the pick rule chooses; then any under way (a prefetch's, or a
-  /// row's gone off screen); then the prefetch the pick rule chooses.
+  /// not chosen. A visible row's under way comes first; then a visible row's the pick rule chooses; then any under
+  /// way (a prefetch's, or a row's gone off screen); then the prefetch the pick rule chooses.
   func nextByHand(
-    of line: PreparationLine, passingOver passedOver: [PreparationRun] = [], preferring: [PreparationRun] = []
+    of line: PreparationLine, passingOver passedOver: [PreparationRun] = []
   ) -> (render: PreparationRun, isVisible: Bool)? {
     condition.lock()
     defer { condition.unlock() }
     func isEligible(_ render: PreparationRun) -> Bool { !passedOver.contains { $0 === render } }
-    let startable = { (render: PreparationRun) in
-      render.phase == .running
-        || (render.phase == .waiting && render.wanted > 0 && !line.isClosed && line.running < line.limit)
-    }
-    if let first = preferring.first(where: { isEligible($0) && $0.urgent > 0 && startable($0) }) {
-      return (first, true)
-    }
     let running = line.runningRenders.filter(isEligible)
     if let visible = running.first(where: { $0.urgent > 0 }) { return (visible, true) }
     let chosen = chooseLocked(passingOver: passedOver).map { waiting[$0.index] }

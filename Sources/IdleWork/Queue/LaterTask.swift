@@ -26,9 +26,8 @@ protocol LaterWorkClient: AnyObject {
   /// Picks that work's next piece not passed over in this search, with what a slice of it costs (nanoseconds;
   /// `nil`: never measured); `nil` if none. Work nothing waits for any more is ended first, unmeasured.
   func nextMainThreadWork() -> (work: MainThreadWork, cost: UInt64?)?
-  /// The pass does not admit the piece ``nextMainThreadWork()`` picked now — `forTime`: only for the time left
-  /// before the frame — so the next call picks another.
-  func passOverMainThreadWork(forTime: Bool)
+  /// The pass does not admit the piece ``nextMainThreadWork()`` picked now: the next call picks another.
+  func passOverMainThreadWork()
   /// Runs one slice of the piece ``nextMainThreadWork()`` picked; returns whether a slice of the app's code ran.
   func runMainThreadSlice(timeRemaining: () -> TimeInterval) -> Bool
   /// That slice took `nanoseconds`.

@@ -159,11 +159,11 @@ extension QueueCore {
     case .wait(let nanoseconds):
       // Not before the frame: a piece behind it may fit the time left; if none does, the pass waits as this one.
       waitsForDeadline = min(waitsForDeadline ?? nanoseconds, nanoseconds)
-      client.passOverMainThreadWork(forTime: true)
+      client.passOverMainThreadWork()
       return .passedOver
     case .end: return .stop
     case .passOver:
-      client.passOverMainThreadWork(forTime: false)
+      client.passOverMainThreadWork()
       return .passedOver
     }
     var ranSlice = false
