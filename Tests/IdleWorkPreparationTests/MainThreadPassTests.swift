@@ -34,6 +34,14 @@ final class MainThreadPassTests: XCTestCase {
     })
   }
 
+  /// A card of three 20 ms slices, longer than any frame, and a 2 ms tile.
+  @MainActor
+  static func cardAndTile(
+    log: Log, driver: ManualPassDriver
+  ) -> (Preparation<String, String>, Preparation<String, String>) {
+    (card(slices: 3, cost: 0.020, log: log, driver: driver), drawing("tile", cost: 0.002, log: log, driver: driver))
+  }
+
   /// A queue that fits its work to frames, which knows a 60 Hz frame's length, and a log.
   @MainActor
   static func scene(budget: IdleQueue.Budget) -> (ManualPassDriver, Frames, IdleQueue, Log) {
@@ -75,8 +83,7 @@ final class MainThreadPassTests: XCTestCase {
     for reuse in [false, true] {
       MainActor.assumeIsolated {
         let (driver, frames, queue, log) = Self.scene(budget: .tasks(1))
-        let card = Self.card(slices: 3, cost: 0.020, log: log, driver: driver)
-        let tile = Self.drawing("tile", cost: 0.002, log: log, driver: driver)
+        let (card, tile) = Self.cardAndTile(log: log, driver: driver)
         let reused = PhotoCell()
         queue.bind(reused, to: 0)
         queue.addTask(for: reused, at: 0, prepare: card, from: "c") { cell, card in cell.shown.append(card) }
@@ -100,8 +107,7 @@ final class MainThreadPassTests: XCTestCase {
   func testASlicedPreparationNothingWaitsForDoesNotHoldBackAPrefetch() {
     MainActor.assumeIsolated {
       let (driver, frames, queue, log) = Self.scene(budget: .tasks(1))
-      let card = Self.card(slices: 3, cost: 0.020, log: log, driver: driver)
-      let tile = Self.drawing("tile", cost: 0.002, log: log, driver: driver)
+      let (card, tile) = Self.cardAndTile(log: log, driver: driver)
       queue.addTask(key: "measure", prepare: tile, from: "warm-up") { _ in }
       driver.drain()
       queue.addTask(key: "card", prepare: card, from: "c") { _ in }
@@ -121,8 +127,7 @@ final class MainThreadPassTests: XCTestCase {
     for prefetched in [false, true] {
       MainActor.assumeIsolated {
         let (driver, frames, queue, log) = Self.scene(budget: .tasks(1))
-        let card = Self.card(slices: 3, cost: 0.020, log: log, driver: driver)
-        let tile = Self.drawing("tile", cost: 0.002, log: log, driver: driver)
+        let (card, tile) = Self.cardAndTile(log: log, driver: driver)
         queue.addTask(key: "measure", prepare: tile, from: "warm-up") { _ in }
         driver.drain()
         let cell = PhotoCell()

@@ -10,24 +10,17 @@ import Foundation
 /// admission; a prefetch's only in time it cannot cost a frame (``PassPlanner/nextInSlack(_:)``). Results are
 /// applied by their tasks, which the pass runs before the next slice.
 extension QueuePreparation {
-  /// What one step of a render did.
-  enum SliceStep {
-    /// A slice of the app's code ran; `ended`: the work returned its value or threw.
-    case ran(ended: Bool)
-    /// No code ran: the render was ended (nothing waits for it any more), or is not startable.
-    case endedUnrun
-  }
-
   /// Runs one slice of `render`, started here if it waits; once the work returns its value (or throws, or nothing
-  /// waits for it any more) the outcome is taken in at once, as a worker's would be.
-  func runSlice(of render: PreparationRun, timeRemaining: () -> TimeInterval) -> SliceStep {
+  /// waits for it any more) the outcome is taken in at once, as a worker's would be. Returns whether a slice of the
+  /// app's code ran (not when the render was only ended, or could not start).
+  func runSlice(of render: PreparationRun, timeRemaining: () -> TimeInterval) -> Bool {
     let pool = mainLine.pool
     switch pool.startByHand(render) {
     case .none:
-      return .endedUnrun
+      return false
     case .cancelled:
       finish(render, .failure(CancellationError()))
-      return .endedUnrun
+      return false
     case .run:
       break
     }
@@ -35,13 +28,13 @@ extension QueuePreparation {
     let outcome = Result { try render.slices!.next(timeRemaining) }
     switch outcome {
     case .success(nil):
-      return .ran(ended: false)
+      return true
     case .success(let value?):
       finish(render, .success(value))
     case .failure(let error):
       finish(render, .failure(error))
     }
-    return .ran(ended: true)
+    return true
   }
 
   private func finish(_ render: PreparationRun, _ outcome: Result<any Sendable, any Error>) {
@@ -92,13 +85,8 @@ extension QueuePreparation {
     // Something ran, or ended: what the pass passed over may be admitted now.
     passedOverRenders = []
     defer { noteCacheRoom() }  // a result on its way here, or arrived: the workers' room changed
-    switch runSlice(of: render, timeRemaining: timeRemaining) {
-    case .ran:
-      lastSliceIdentity = render.content?.work
-      return true
-    case .endedUnrun:
-      lastSliceIdentity = nil
-      return false
-    }
+    let ran = runSlice(of: render, timeRemaining: timeRemaining)
+    lastSliceIdentity = ran ? render.content?.work : nil
+    return ran
   }
 }

@@ -97,11 +97,10 @@ extension QueuePreparation {
     return handle
   }
 
-  /// The result the cache keeps for `content`. Results that finished but were not taken in yet go to the cache
-  /// first, so that the row applies one at once. (Without a cache, the task joins such a result instead.)
+  /// The result the cache keeps for `content` (``addTask`` took in what had arrived first). Without a cache, the task
+  /// joins a result that arrived instead.
   private func cachedValue(for content: PreparedContent?) -> (any Sendable)? {
     guard let content, cache.limit > 0 else { return nil }
-    if hasArrivals { takeInPreparedResults() }
     return cache.value(for: content)
   }
 
