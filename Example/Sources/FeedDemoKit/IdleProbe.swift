@@ -1,14 +1,8 @@
 import CoreFoundation
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Measures the cost of rest: run-loop wake-ups (an observer at `kCFRunLoopAfterWaiting` in the common
-/// modes) and main-thread CPU time (`getrusage`) while the loop runs in the default mode with nothing to do.
+/// modes) and main-thread CPU time (the thread's CPU clock) while the loop runs in the default mode with nothing to do.
 @MainActor
 enum IdleProbe {
   /// What a measurement saw.
@@ -45,16 +39,9 @@ enum IdleProbe {
     return Reading(wakeups: wakeups, cpuSeconds: cpuEnd - cpuStart, seconds: Double(end - start) / 1e9)
   }
 
-  /// CPU time of the calling thread (Linux: `RUSAGE_THREAD`; elsewhere the process, `RUSAGE_SELF`).
+  /// CPU time of the calling thread, from the thread's own clock: `getrusage` counts in scheduler ticks, too
+  /// coarse to tell a 10 Hz timer's wake-ups from none in a window under a second.
   static func threadCPUSeconds() -> Double {
-    var usage = rusage()
-    #if os(Linux)
-      _ = getrusage(1 /* RUSAGE_THREAD */, &usage)
-    #else
-      _ = getrusage(RUSAGE_SELF, &usage)
-    #endif
-    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-    let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    return user + system
+    ProcessProbe.threadCPUMilliseconds() / 1000
   }
 }
