@@ -68,8 +68,8 @@ final class PreparationLine: @unchecked Sendable {
 
   /// Puts a new render in line. After ``close()`` it is dropped at once.
   func submit(_ render: PreparationRun) {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     guard !isClosed else {
       render.phase = .dropped
       return
@@ -87,7 +87,7 @@ final class PreparationLine: @unchecked Sendable {
   ) -> PreparationRun.Arrival {
     var released: Any?
     var cancelled: PreparationCancellation?
-    pool.condition.lock()
+    pool.lock.lock()
     var finished = PreparationRun.Arrival.none
     switch render.outcome {
     case .success?: finished = .value
@@ -111,10 +111,11 @@ final class PreparationLine: @unchecked Sendable {
       } else if !wasWanted, isWanted {
         pool.wantedLocked()
       }
-    } else if render.phase == .running, render.live == 0 {
-      cancelled = render.cancellation
+    } else if render.phase == .running {
+      if render.live == 0 { cancelled = render.cancellation }
+      if !wasUrgent, render.urgent > 0 { pool.joinedLocked(render) }
     }
-    pool.condition.unlock()
+    pool.lock.unlock()
     withExtendedLifetime(released) {}  // what `prepare` captured, freed here: main thread, no lock
     cancelled?.cancel()  // `async` work is cancelled as a task
     return finished
@@ -123,30 +124,30 @@ final class PreparationLine: @unchecked Sendable {
   /// Sets the pool order of a render a prefetch now wants: the earlier of its places in the prefetch order, or
   /// `distance` `exactly` (its prefetch was passed, or asked for again).
   func setDistance(_ render: PreparationRun, _ distance: Int, exactly: Bool = false) {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     render.distance = exactly ? distance : min(render.distance, distance)
   }
 
   /// The render's prefetch ended: its place goes, so a discardable task keeping it waits after every prefetch.
   func forgetDistance(_ render: PreparationRun) {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     render.distance = Int.max
   }
 
   /// Whether the render finished (its outcome may not have been taken in yet).
   func hasFinished(_ render: PreparationRun) -> Bool {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     return render.phase == .finished
   }
 
   /// Whether a request may still join the render: it waits or runs with a live request (else it may have been
   /// told it is cancelled), or finished with a value awaiting a pass (a reloaded row then applies it).
   func isJoinable(_ render: PreparationRun) -> Bool {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     switch render.phase {
     case .waiting, .running: return render.live > 0
     case .finished:
@@ -158,22 +159,22 @@ final class PreparationLine: @unchecked Sendable {
 
   /// A render's cells were checked on the main thread: the next poll may ask again.
   func cellsChecked(_ render: PreparationRun) {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     render.cellCheckPending = false
   }
 
   /// Whether renders finished since the last ``takeArrivals()``.
   var hasArrivals: Bool {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     return !arrivals.isEmpty
   }
 
   /// Takes the renders finished since the last call, with their outcomes (taken out of the renders).
   func takeArrivals() -> [(render: PreparationRun, outcome: Result<any Sendable, any Error>)] {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     needsWake = true
     guard !arrivals.isEmpty else { return [] }
     let taken = arrivals.map { render in
@@ -202,8 +203,8 @@ final class PreparationLine: @unchecked Sendable {
 
   /// The cache's room (``CacheRoom``), less what the queue's other line has on its way.
   func noteCache(_ room: CacheRoom) {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     cacheRoom = room
     knowsCacheRoom = !recentSizes.isEmpty
     // Results that arrived meanwhile may have held a prefetch back: with room for them, it may start now.
@@ -232,8 +233,8 @@ final class PreparationLine: @unchecked Sendable {
 
   /// ``bytesOnTheirWayLocked``, taking the lock.
   var bytesOnTheirWay: Int {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     return bytesOnTheirWayLocked
   }
 
@@ -261,8 +262,8 @@ final class PreparationLine: @unchecked Sendable {
 
   /// ``measuredLocked(_:of:)``, taking the lock (the main thread measures its own renders' results).
   func measured(_ bytes: Int, of render: PreparationRun) {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     measuredLocked(bytes, of: render)
   }
 
@@ -279,35 +280,35 @@ final class PreparationLine: @unchecked Sendable {
   /// Ends the line: waiting renders are dropped, running ones cancelled. Returns the arrivals not taken and what
   /// was dropped, for the caller to release on the main thread, outside the lock.
   func close() -> (arrivals: [(render: PreparationRun, outcome: Result<any Sendable, any Error>)], dropped: [Any]) {
-    pool.condition.lock()
+    pool.lock.lock()
     isClosed = true
     let dropped = pool.closeLocked(self)
     let work = dropped.map { $0.takePrepareLocked() as Any }
     let running = runningRenders.map(\.cancellation)
     wantedWaiting = 0
-    pool.condition.unlock()
+    pool.lock.unlock()
     for cancellation in running { cancellation.cancel() }
     return (takeArrivals(), dropped + work)
   }
 
   /// Whether a result is on its way: a render of this line runs, or waits while some request wants it.
   var isPreparing: Bool {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     return running > 0 || wantedWaiting > 0
   }
 
   /// Renders of this line waiting to start (wanted or not).
   var waitingCount: Int {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     return pool.waitingCountLocked(of: self)
   }
 
   /// The most renders of this line that ran at once.
   var peakRunningCount: Int {
-    pool.condition.lock()
-    defer { pool.condition.unlock() }
+    pool.lock.lock()
+    defer { pool.lock.unlock() }
     return peakRunning
   }
 }

@@ -49,6 +49,8 @@ final class PreparationRun: @unchecked Sendable {
   var visibleSince: UInt64 = 0
   /// Whether it started while no visible request wanted it: it counts against the prefetch share until it ends.
   var startedAsPrefetch = false
+  /// The worker lane it runs on (``WorkerPool``), once sent to one.
+  var lane: Int?
   /// Live requests that belong to a cell.
   var cells = 0
   /// What the line counts its result at while it runs (``PreparationLine/estimateLocked(_:)``).
@@ -103,16 +105,16 @@ final class PreparationRun: @unchecked Sendable {
   @MainActor func adoptResultBytes(_ resultBytes: (@Sendable (any Sendable) -> Int)?, for owner: AnyObject?) {
     guard let resultBytes else { return }
     let owner = owner.map(ObjectIdentifier.init)
-    line.pool.condition.lock()
-    defer { line.pool.condition.unlock() }
+    line.pool.lock.lock()
+    defer { line.pool.lock.unlock() }
     if owner == nil, sizings.contains(where: { $0.owner == nil }) { return }
     sizings.append((owner, resultBytes))
   }
 
   /// The task `owner` left: its sizing goes, unless it is the last.
   @MainActor func forgetResultBytes(of owner: AnyObject) {
-    line.pool.condition.lock()
-    defer { line.pool.condition.unlock() }
+    line.pool.lock.lock()
+    defer { line.pool.lock.unlock() }
     guard sizings.count > 1, let index = sizings.firstIndex(where: { $0.owner == ObjectIdentifier(owner) }) else {
       return
     }

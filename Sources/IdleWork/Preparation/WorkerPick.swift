@@ -29,7 +29,7 @@ enum WorkerPick {
   struct Choice: Equatable {
     /// The candidate to start, by its index; `nil`: none.
     var index: Int?
-    /// Whether it starts as a prefetch (beneath visible work: it runs lowered, and counts against the pacing).
+    /// Whether it starts as a prefetch (beneath visible work: it runs at `utility`, and counts against the pacing).
     var isPrefetch = false
     /// Prefetches passed over because their results on their way would not fit the cache: their queues wake a
     /// worker when a pass takes results in. Reported only when nothing visible was chosen.

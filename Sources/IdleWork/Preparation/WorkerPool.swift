@@ -1,75 +1,83 @@
 import Foundation
 
-/// The one process-wide pool of worker threads that runs every queue's renders (``shared``), so an app with a
-/// queue per screen still has at most ``limit`` workers: the largest ``IdleQueue/Configuration/workers`` of its
+/// The one process-wide pool of workers that runs every queue's renders (``shared``), so an app with a queue per
+/// screen still has at most ``limit`` running at once: the largest ``IdleQueue/Configuration/workers`` of its
 /// queues. Each queue reaches it through its own ``PreparationLine``, bounded by its own `workers`.
 ///
-/// Workers take work from the pool's own list, not one GCD dispatch per item, so unstarted work can be removed
-/// and the order is the app's (``pickLocked()``). Threads wait on a condition (never polling), end after
-/// ``idleTimeout``, and run at `userInitiated`; a prefetch runs lowered (``WorkerPriority``).
+/// The pool keeps its own list of renders not started, so unstarted work can be removed and the order is the app's
+/// (``WorkerPick``); a render leaves the list only when a worker is free for it. A worker is a lane: two serial
+/// dispatch queues, one on the global `userInitiated` queue for visible rows' renders and one on the `utility` queue
+/// for prefetches', so a prefetch takes only the cores visible work leaves (on Linux too, where libdispatch runs
+/// those queues' threads at a niceness per class). A visible row that joins a running prefetch sends its queue an
+/// empty `userInitiated` block: on Apple's platforms that overrides the running block's QoS; Linux's libdispatch has
+/// no such override, and the prefetch ends at `utility`.
 ///
 /// The pool never drops the last reference to a render or an outcome: what a render captured may have to be
 /// freed on the main thread and never under a lock, so it goes to ``releaseOnMain(_:)``'s bin, emptied on the main
-/// queue outside the lock. A pool made `byHand` starts no thread: tests run renders with ``runByHand(maximum:)``.
+/// queue outside the lock. A pool made `byHand` dispatches nothing: tests run renders with ``runByHand(maximum:)``.
 ///
 /// `@unchecked Sendable`: every mutable field — here, in the ``PreparationLine``s and in the lock-guarded fields of
-/// the ``PreparationRun``s — is read and written only with `condition` (a lock) held; `byHand` is immutable.
+/// the ``PreparationRun``s — is read and written only with `lock` held; `byHand` and `submit` are
+/// immutable.
 final class WorkerPool: @unchecked Sendable {
   /// The process-wide pool every queue on a run-loop driver uses.
   static let shared = WorkerPool(byHand: false)
 
-  /// How long a worker with nothing to do waits before it ends.
-  static let idleTimeout: TimeInterval = 10
-  static let idleTimeoutNanoseconds = UInt64(idleTimeout * 1e9)
-
-  let condition = NSCondition()
+  let lock = NSLock()
   let byHand: Bool
-  /// How a worker lowers itself for a prefetch (see ``WorkerPriority``).
-  private let priority: WorkerPriority
-  /// Whether workers lower themselves for prefetches: until raising one back fails.
-  private var lowersPrefetches = true
-  /// Where worker threads are started from (see ``startWorkerLocked()``).
-  private let starter = DispatchQueue(label: "IdleWork worker starter", qos: .userInitiated)
+  /// Sends a render's block to its lane at its QoS (tests log what is asked of it).
+  private let submit: Submit
   /// Renders not started, in submission order (entries dropped meanwhile are skipped and compacted away).
   private var waiting: [PreparationRun] = []
   /// Entries of `waiting` that were dropped and not yet taken out.
   private var droppedInWaiting = 0
   private var lines: [ObjectIdentifier: Int] = [:]
-  /// Threads at most: the largest bound of the open lines.
+  /// Workers busy at most: the largest bound of the open lines.
   private var limit = 0
-  private var threads = 0
-  private var idle = 0
-  /// Signals sent to idle workers that have not woken yet.
-  private var signalled = 0
+  /// The lanes made so far, and those with no render.
+  private var lanes: [Lane] = []
+  private var freeLanes: [Int] = []
+  /// The render each busy lane's block is to run.
+  private var laneRenders: [Int: PreparationRun] = [:]
   private var peak = 0
   /// Renders running that started while no visible request wanted them (prefetches).
   private var prefetchesRunning = 0
   /// References to drop on the main thread (see ``releaseOnMain(_:)``).
   private var releaseBin: [AnyObject] = []
+  /// When a start the pacing held back is due, if one is scheduled.
+  private var pacingWakeAt: UInt64?
 
-  init(byHand: Bool, priority: WorkerPriority = .platform) {
-    self.byHand = byHand
-    self.priority = priority
+  /// A worker: where its visible rows' renders run, and where its prefetches do.
+  private struct Lane {
+    let visible: DispatchQueue
+    let prefetch: DispatchQueue
+
+    init(_ number: Int) {
+      visible = DispatchQueue(label: "IdleWork worker \(number)", target: .global(qos: .userInitiated))
+      prefetch = DispatchQueue(label: "IdleWork worker \(number), prefetch", target: .global(qos: .utility))
+    }
   }
 
-  /// Whether workers still lower themselves for prefetches, for tests. Takes the lock.
-  var lowersPrefetchesNow: Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    return lowersPrefetches
+  /// How a block reaches a lane's queue: the queue, the QoS, the block.
+  typealias Submit = @Sendable (DispatchQueue, DispatchQoS, @escaping @Sendable () -> Void) -> Void
+
+  /// The real thing: the block runs at `qos`, even on a lane with work of a lower one waiting.
+  static let dispatch: Submit = { lane, qos, block in lane.async(qos: qos, flags: .enforceQoS, execute: block) }
+
+  init(byHand: Bool, submit: @escaping Submit = WorkerPool.dispatch) {
+    self.byHand = byHand
+    self.submit = submit
   }
 
   // MARK: Lines (lock held by the caller unless said otherwise)
 
   /// A line opens: the pool may grow to its bound. Takes the lock.
   func open(_ line: PreparationLine) {
-    condition.lock()
-    defer { condition.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     lines[ObjectIdentifier(line)] = line.limit
-    let grown = line.limit - limit
     limit = max(limit, line.limit)
-    // Renders already waiting may start on the threads the larger limit allows.
-    for _ in 0..<max(0, min(grown, waiting.count)) { startWorkerLocked() }
+    startWorkerLocked()  // renders already waiting may start on the lanes a larger limit allows
   }
 
   /// A line closed: its waiting renders are dropped and returned, to release on the main thread.
@@ -82,7 +90,6 @@ final class WorkerPool: @unchecked Sendable {
       dropped.append(render)
     }
     compactLocked()
-    condition.broadcast()
     return dropped
   }
 
@@ -118,11 +125,11 @@ final class WorkerPool: @unchecked Sendable {
     waiting.reduce(0) { $0 + ($1.line === line && $1.phase == .waiting ? 1 : 0) }
   }
 
-  /// Worker threads alive now, and the most alive at once.
+  /// Workers busy now (lanes with a render), and the most busy at once.
   var threadCounts: (now: Int, peak: Int) {
-    condition.lock()
-    defer { condition.unlock() }
-    return (threads, peak)
+    lock.lock()
+    defer { lock.unlock() }
+    return (lanes.count - freeLanes.count, peak)
   }
 
   /// Hands `references` to the main thread, which drops them outside the lock. Lock held.
@@ -131,10 +138,10 @@ final class WorkerPool: @unchecked Sendable {
     releaseBin.append(contentsOf: references)
     guard releaseBin.count == references.count else { return }
     DispatchQueue.main.async { [self] in
-      condition.lock()
+      lock.lock()
       let released = releaseBin
       releaseBin = []
-      condition.unlock()
+      lock.unlock()
       withExtendedLifetime(released) {}
     }
   }
@@ -144,12 +151,15 @@ final class WorkerPool: @unchecked Sendable {
   /// Runs up to `maximum` renders on the calling thread, in the order workers take them; returns how many.
   func runByHand(maximum: Int) -> Int {
     var count = 0
-    var wakes: [@Sendable () -> Void] = []
-    var endsThread = false
-    condition.lock()
-    while count < maximum, runOneLocked(wakes: &wakes, endsThread: &endsThread) { count += 1 }
-    condition.unlock()
-    for wake in wakes { wake() }
+    lock.lock()
+    while count < maximum, let render = pickLocked() {
+      let wakes = runLocked(render)
+      lock.unlock()
+      for wake in wakes { wake() }
+      lock.lock()
+      count += 1
+    }
+    lock.unlock()
     return count
   }
 
@@ -171,22 +181,20 @@ final class WorkerPool: @unchecked Sendable {
 
   /// Starts `render` on the calling thread if it waits and a request wants it; says whether it may run a slice.
   func startByHand(_ render: PreparationRun) -> ByHand {
-    condition.lock()
-    defer { condition.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     if render.phase == .running { return render.isCancelledLocked() ? .cancelled : .run }
     guard render.phase == .waiting, render.wanted > 0, !render.line.isClosed,
       let index = waiting.firstIndex(where: { $0 === render })
     else { return .none }
     markRunningLocked(waiting.remove(at: index))
-    render.line.running += 1
-    render.line.peakRunning = max(render.line.peakRunning, render.line.running)
     return .run
   }
 
   /// The renders under way on the calling thread that nothing waits for any more: their next step only ends them.
   func abandonedByHand(of line: PreparationLine) -> [PreparationRun] {
-    condition.lock()
-    defer { condition.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     return line.runningRenders.filter { $0.live == 0 }
   }
 
@@ -197,8 +205,8 @@ final class WorkerPool: @unchecked Sendable {
   func nextByHand(
     of line: PreparationLine, passingOver passedOver: [PreparationRun] = []
   ) -> (render: PreparationRun, isVisible: Bool)? {
-    condition.lock()
-    defer { condition.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     func isEligible(_ render: PreparationRun) -> Bool { !passedOver.contains { $0 === render } }
     let running = line.runningRenders.filter(isEligible)
     if let visible = running.first(where: { $0.urgent > 0 }) { return (visible, true) }
@@ -211,8 +219,8 @@ final class WorkerPool: @unchecked Sendable {
   /// Ends every render of `line` under way on the calling thread (its queue ended); returns them, for the caller to
   /// release what their work captured.
   func endAllByHand(of line: PreparationLine) -> [PreparationRun] {
-    condition.lock()
-    defer { condition.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     let ended = line.runningRenders
     for render in ended { endRunLocked(render) }
     return ended
@@ -220,8 +228,8 @@ final class WorkerPool: @unchecked Sendable {
 
   /// A render started by hand ended with `outcome`: it arrives as a worker's would.
   func finishByHand(_ render: PreparationRun, _ outcome: Result<any Sendable, any Error>) {
-    condition.lock()
-    defer { condition.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     let line = render.line
     guard render.phase == .running else { return }
     endRunLocked(render)
@@ -233,8 +241,8 @@ final class WorkerPool: @unchecked Sendable {
   /// Whether a render of `line` is under way or could start now (a prefetch only with room for its result). Takes
   /// the lock.
   func hasStartableWork(of line: PreparationLine) -> Bool {
-    condition.lock()
-    defer { condition.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     return line.running > 0
       || waiting.contains {
         $0.line === line && $0.phase == .waiting && $0.wanted > 0 && !line.isClosed
@@ -246,109 +254,107 @@ final class WorkerPool: @unchecked Sendable {
   func arrivalsTakenLocked(_ line: PreparationLine) {
     guard line.prefetchWaitsForTakeIn else { return }
     line.prefetchWaitsForTakeIn = false
-    for _ in 0..<max(1, line.limit - line.running) { startWorkerLocked() }
+    startWorkerLocked()
   }
 
-  /// Wakes an idle worker, or starts a thread if none is idle and the limit allows.
+  /// Starts what may start on free lanes, up to the pool's limit.
   private func startWorkerLocked() {
     guard !byHand, !lines.isEmpty else { return }
-    if idle > signalled {
-      signalled += 1
-      condition.signal()
-    } else if threads < limit {
-      threads += 1
-      peak = max(peak, threads)
-      // Started from a `userInitiated` queue: on Linux `qualityOfService` changes nothing and a thread inherits
-      // its creator's priority. A serial queue of its own gets a thread even when the global ones are busy.
-      starter.async { [self] in
-        let thread = Thread { [self] in work() }
-        thread.name = "IdleWork worker"
-        thread.qualityOfService = .userInitiated
-        thread.start()
+    while lanes.count - freeLanes.count < limit, let render = pickLocked() {
+      let lane: Int
+      if let free = freeLanes.popLast() {
+        lane = free
+      } else {
+        lane = lanes.count
+        lanes.append(Lane(lane + 1))
       }
+      peak = max(peak, lanes.count - freeLanes.count)
+      sendLocked(render, to: lane)
+    }
+    scheduleHeldBackStartLocked()
+  }
+
+  /// Sends a picked render to `lane` as one block at its QoS. Lock held. The block holds the lane's number, not the
+  /// render: libdispatch drops a block off the main thread, and so must never hold a render's last reference.
+  private func sendLocked(_ render: PreparationRun, to lane: Int) {
+    render.lane = lane
+    laneRenders[lane] = render
+    let block: @Sendable () -> Void = { [self] in runNext(on: lane) }
+    if render.startedAsPrefetch {
+      submit(lanes[lane].prefetch, .utility, block)
+    } else {
+      submit(lanes[lane].visible, .userInitiated, block)
     }
   }
 
-  /// A worker's life: run the most urgent render, or wait on the condition; end after ``idleTimeout`` idle, with no
-  /// line open, when idle with more threads than the limit, or when it could not be raised back after a prefetch.
-  private func work() {
-    condition.lock()
-    var endsThread = false
-    while !lines.isEmpty {
-      var wakes: [@Sendable () -> Void] = []
-      if runOneLocked(wakes: &wakes, endsThread: &endsThread) {
-        if !wakes.isEmpty {
-          condition.unlock()
-          for wake in wakes { wake() }
-          condition.lock()
-        }
-        if endsThread { break }
-        continue
-      }
-      // More threads than the limit (a queue with more workers ended): one with nothing to do ends.
-      if threads > limit { break }
-      // A prefetch held back by the pacing may start when the pacing ends: wait until then at most.
-      let now = DispatchTime.now().uptimeNanoseconds
-      let pacingEnds = prefetchHeldBack ? pacing.endsAt : nil
-      let waitNanoseconds = pacingEnds.map { $0 > now ? min($0 - now, Self.idleTimeoutNanoseconds) : 0 }
-      idle += 1
-      let signalledInTime = condition.wait(
-        until: Date(timeIntervalSinceNow: Double(waitNanoseconds ?? Self.idleTimeoutNanoseconds) / 1e9))
-      idle -= 1
-      if signalled > 0 {
-        signalled -= 1
-      } else if !signalledInTime, pacingEnds == nil, !hasStartableWorkLocked {
-        break  // idle for the whole timeout, and still nothing to do
-      }
+  /// A lane's block: runs the lane's render (lock released meanwhile) and hands it over, then takes the next render the pick
+  /// rule allows on the same lane — past the pool's limit too, so that a queue's render is not held back by another
+  /// queue's orphaned one — or frees the lane.
+  private func runNext(on lane: Int) {
+    lock.lock()
+    let wakes = runLocked(laneRenders.removeValue(forKey: lane)!)
+    if let next = pickLocked() {
+      sendLocked(next, to: lane)
+    } else {
+      freeLanes.append(lane)
+      scheduleHeldBackStartLocked()
     }
-    threads -= 1
-    if endsThread, hasStartableWorkLocked { startWorkerLocked() }  // another thread takes what waits
-    condition.unlock()
+    lock.unlock()
+    for wake in wakes { wake() }
   }
 
-  /// Picks, runs (lock released meanwhile) and hands over one render; returns whether one ran. A wake-up due goes
-  /// to `wakes`, to call without the lock; `endsThread` is set if a lowered worker could not be raised back. Its
-  /// references to the render end with the lock held, once the render is in arrivals or the release bin.
-  private func runOneLocked(wakes: inout [@Sendable () -> Void], endsThread: inout Bool) -> Bool {
-    guard let render = pickLocked() else { return false }
+  /// Runs a picked render (lock released meanwhile) and hands it over; returns the wake-ups due, to call without the
+  /// lock. Its references to the render end with the lock held, once the render is in arrivals or the release bin.
+  private func runLocked(_ render: PreparationRun) -> [@Sendable () -> Void] {
     let line = render.line
-    line.running += 1
-    line.peakRunning = max(line.peakRunning, line.running)
     let work = render.prepareLocked()
-    let lowering = !byHand && render.startedAsPrefetch && lowersPrefetches ? PrefetchLowering(priority) : nil
-    condition.unlock()
-    lowering?.lower()
-    var outcome: Result<any Sendable, any Error>? = run(render, work, lowering)
-    lowering?.raise()
+    lock.unlock()
+    var outcome: Result<any Sendable, any Error>? = run(render, work)
     // Measured here, off the lock, as the cache will count it, so prefetches know the bytes waiting for a pass.
     var bytes = 0
     if line.measuresResults, case .success(let value)? = outcome {
-      condition.lock()
+      lock.lock()
       let sizings = render.sizingsLocked
-      condition.unlock()
+      lock.unlock()
       bytes = PreparationRun.largestSize(of: value, by: sizings)
     }
-    condition.lock()
-    if lowering?.raiseFailed == true {
-      lowersPrefetches = false
-      endsThread = true
-    }
+    lock.lock()
     endRunLocked(render)
     // Not `Optional.take()`: the iOS SDK `ios-check` type-checks against predates it.
     let taken = outcome!
     outcome = nil
-    if line.isClosed {
+    guard !line.isClosed else {
       releaseOnMainLocked([render, OutcomeBox(taken)])
-    } else {
-      render.outcome = taken
-      line.arrivals.append(render)
-      line.arrived(render, bytes: bytes)
-      if line.needsWake {
-        line.needsWake = false
-        wakes.append(line.wake)
-      }
+      return []
     }
-    return true
+    render.outcome = taken
+    line.arrivals.append(render)
+    line.arrived(render, bytes: bytes)
+    guard line.needsWake else { return [] }
+    line.needsWake = false
+    return [line.wake]
+  }
+
+  /// A visible row joined a running prefetch: its queue gets an empty `userInitiated` block, which raises the running
+  /// one where the platform overrides a serial queue's QoS (Apple's). Lock held.
+  func joinedLocked(_ render: PreparationRun) {
+    guard !byHand, render.startedAsPrefetch, let lane = render.lane else { return }
+    submit(lanes[lane].prefetch, .userInitiated) {}
+  }
+
+  /// When the pacing held a prefetch back and no lane will look again before the pacing ends, one look is scheduled
+  /// for then. Lock held.
+  private func scheduleHeldBackStartLocked() {
+    guard prefetchHeldBack, !byHand, let endsAt = pacing.endsAt, pacingWakeAt.map({ $0 > endsAt }) ?? true
+    else { return }
+    pacingWakeAt = endsAt
+    DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: DispatchTime(uptimeNanoseconds: endsAt)) {
+      [self] in
+      lock.lock()
+      if pacingWakeAt == endsAt { pacingWakeAt = nil }
+      startWorkerLocked()
+      lock.unlock()
+    }
   }
 
   /// A running render finished: it leaves its line's running count (and the prefetch share). Lock held.
@@ -364,18 +370,13 @@ final class WorkerPool: @unchecked Sendable {
     render.phase = .finished
   }
 
-  /// Runs `render`'s work; a poll that finds a lowered prefetch joined by a visible request raises the worker
-  /// back. The work was read under the lock and the render keeps it, so this copy is not the last reference.
-  private func run(
-    _ render: PreparationRun, _ work: PreparationWork?, _ lowering: PrefetchLowering?
-  ) -> Result<any Sendable, any Error> {
+  /// Runs `render`'s work. The work was read under the lock and the render keeps it, so this copy is not the last
+  /// reference.
+  private func run(_ render: PreparationRun, _ work: PreparationWork?) -> Result<any Sendable, any Error> {
     let isCancelled: @Sendable () -> Bool = { [self] in
-      condition.lock()
-      let cancelled = render.isCancelledLocked()
-      let joined = lowering != nil && render.urgent > 0
-      condition.unlock()
-      if joined { lowering?.raise() }
-      return cancelled
+      lock.lock()
+      defer { lock.unlock() }
+      return render.isCancelledLocked()
     }
     let context = PreparationContext(
       isCancelled: isCancelled, cancellation: render.cancellation, isPrefetch: render.startedAsPrefetch,
@@ -399,6 +400,8 @@ final class WorkerPool: @unchecked Sendable {
   @discardableResult
   private func markRunningLocked(_ render: PreparationRun) -> PreparationRun {
     render.phase = .running
+    render.line.running += 1
+    render.line.peakRunning = max(render.line.peakRunning, render.line.running)
     render.countedBytes = render.line.estimateLocked(render)
     render.line.runningBytes += render.countedBytes
     render.line.wantedWaiting -= 1
@@ -435,12 +438,7 @@ final class WorkerPool: @unchecked Sendable {
     return prefetchesRunning < max(1, limit - 1) && line.prefetchesRunning < max(1, line.limit - 1)
   }
 
-  /// Whether some render could start now (a worker that timed out looks once more before it ends).
-  private var hasStartableWorkLocked: Bool {
-    waiting.contains { $0.phase == .waiting && $0.wanted > 0 && !$0.line.isClosed && $0.line.running < $0.line.limit }
-  }
-
-  /// Set by a pick that the pacing held back: a worker then waits only until the pacing ends.
+  /// Set by a pick that the pacing held back: a start is then scheduled for when the pacing ends.
   private var prefetchHeldBack = false
 
   private var pacing = PrefetchPacing()
@@ -449,8 +447,8 @@ final class WorkerPool: @unchecked Sendable {
 
   /// Whether a tracking pass lately found the main thread's frames tight, for tests. Takes the lock.
   var framesWereTightLately: Bool {
-    condition.lock()
-    defer { condition.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     return pacing.framesWereTightLately(at: DispatchTime.now().uptimeNanoseconds)
   }
 
@@ -463,16 +461,16 @@ final class WorkerPool: @unchecked Sendable {
     visibleMoments &+= 1
     render.visibleSince = visibleMoments
     let line = render.line
-    if (idle <= signalled && threads >= limit) || line.running >= line.limit {
+    if lanes.count - freeLanes.count >= limit || line.running >= line.limit {
       pacing.noteVisibleRowWaited(at: DispatchTime.now().uptimeNanoseconds)
     }
   }
 
   /// A queue ran a tracking pass, which found the frames tight or not (see ``PrefetchPacing``). Takes the lock.
   func noteTracking(framesAreTight: Bool) {
-    condition.lock()
+    lock.lock()
     pacing.noteTracking(at: DispatchTime.now().uptimeNanoseconds, framesAreTight: framesAreTight)
-    condition.unlock()
+    lock.unlock()
   }
 }
 

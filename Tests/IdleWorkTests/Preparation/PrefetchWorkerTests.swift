@@ -223,8 +223,8 @@ final class PrefetchWorkerTests: XCTestCase {
   }
 
   /// "Prefetches use every worker while nothing visible needs one": once the scroll that paced them is over (no
-  /// tracking pass for 0.1 s), a prefetch held back by the pacing starts on the idle worker, without waiting for a
-  /// running one to finish (a download: any time) or the idle worker to end after `idleTimeout`.
+  /// tracking pass for 0.1 s), a prefetch held back by the pacing starts on the free worker when the pacing ends,
+  /// without waiting for a running one to finish (a download: any time).
   func testPrefetchesUseEveryWorkerAgainOnceTheScrollIsOver() {
     MainActor.assumeIsolated {
       let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
