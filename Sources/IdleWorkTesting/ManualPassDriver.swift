@@ -110,6 +110,13 @@ public final class ManualPassDriver {
     return count
   }
 
+  /// Sends the queue on this driver a memory warning, as UIKit's `didReceiveMemoryWarningNotification` does on a
+  /// device, on every platform: at once, it drops its pending low-priority tasks and prefetches and the results it
+  /// keeps.
+  public func sendMemoryWarning() {
+    core.memoryWarning?()
+  }
+
   private func run(_ kind: IdlePassKind) -> Bool {
     guard let pass = core.pass, !core.isStopped else { return false }
     core.requested = false
@@ -144,6 +151,13 @@ public final class ManualPassDriver {
 
     /// The commit duration the next pass sees (set by tests through ``ManualPassDriver/commit(taking:)``).
     var commitDuration: UInt64?
+
+    /// What ``ManualPassDriver/sendMemoryWarning()`` calls: the queue drops what it can make again.
+    var memoryWarning: (@MainActor () -> Void)?
+
+    func adoptMemoryWarnings(_ drop: @escaping @MainActor () -> Void) {
+      memoryWarning = drop
+    }
 
     /// Called by the scheduler; keeps the pass handler. A driver serves one queue.
     func start(_ pass: @escaping @MainActor (IdlePassKind) -> Bool) {

@@ -376,4 +376,23 @@ final class PrefetchRoomTests: XCTestCase {
       assertBalanced(queue)
     }
   }
+
+  /// A memory warning drops the prefetches still waiting (counted cancelled) and the results kept: a row shown
+  /// after it is made again, once.
+  func testAMemoryWarningDropsWaitingPrefetchesAndKeptResults() {
+    MainActor.assumeIsolated {
+      let (queue, driver, log, photo) = Self.scene(room: 8)
+      queue.prefetch(photo, from: 1...4)
+      XCTAssertEqual(driver.runPreparations(maximum: 2), 2)  // rows 1 and 2 made; 3 and 4 wait
+      driver.drain()
+      let before = queue.statistics
+      driver.sendMemoryWarning()
+      XCTAssertEqual(queue.statistics.cancelled - before.cancelled, 2, "the waiting prefetches were not dropped")
+      XCTAssertFalse(Self.show(1, queue, photo), "row 1 showed a result kept through the memory warning")
+      Self.prepareAll(driver)
+      XCTAssertEqual(Self.made(log), [1, 2, 1])
+      XCTAssertEqual(queue.statistics.pending, 0)
+      queue.invalidate()
+    }
+  }
 }

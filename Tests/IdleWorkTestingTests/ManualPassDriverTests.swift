@@ -99,6 +99,30 @@ final class ManualPassDriverTests: XCTestCase {
       XCTAssertFalse(driver.runPass(), "a stopped driver runs no pass")
     }
   }
+
+  /// A memory warning sent through the driver drops the queue's pending low-priority tasks, counted cancelled, and
+  /// leaves the others; a queue on another driver hears nothing.
+  func testSendMemoryWarningDropsLowPriorityTasks() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      let otherDriver = ManualPassDriver()
+      let other = IdleQueue(driver: otherDriver)
+      var ran: [String] = []
+      queue.addTask(key: "kept") { ran.append("kept") }
+      queue.addTask(key: "dropped", lowPriority: true) { ran.append("dropped") }
+      other.addTask(key: "other", lowPriority: true) { ran.append("other") }
+      driver.sendMemoryWarning()
+      XCTAssertEqual(queue.statistics.cancelled, 1)
+      XCTAssertEqual(queue.pendingTaskCount, 1)
+      XCTAssertEqual(other.pendingTaskCount, 1, "another driver's queue dropped its task")
+      driver.drain()
+      otherDriver.drain()
+      XCTAssertEqual(ran, ["kept", "other"])
+      queue.invalidate()
+      other.invalidate()
+    }
+  }
 }
 
 /// Detects when an object is freed.

@@ -145,4 +145,18 @@ import Testing
     #expect(statistics.skippedAsStale == 1)
     #expect(statistics.wastedPreparations == 0)  // kept in the result cache for the photo's next row
   }
+
+  // MARK: Memory warnings
+
+  @MainActor @Test func aMemoryWarningDropsLowPriorityTasks() {
+    let driver = ManualPassDriver()
+    let queue = IdleQueue(driver: driver)
+    var shown: [String] = []
+    func showHint() { shown.append("hint") }
+    queue.addTask(key: "hint", lowPriority: true) { showHint() }
+    driver.sendMemoryWarning()
+    #expect(queue.statistics.cancelled == 1)
+    driver.drain()
+    #expect(shown.isEmpty)
+  }
 }

@@ -2,9 +2,14 @@ import Foundation
 
 /// Dropping discardable work when memory is short.
 extension QueueCore {
-  /// Where UIKit exists, registers ``dropDiscardableTasks()`` for the memory warning, until ``invalidate()``.
+  /// Registers ``dropDiscardableTasks()`` for UIKit's memory warning where UIKit exists, and for the driver's own
+  /// (a test's), until ``invalidate()``.
   func observeMemoryWarnings() {
     if let name = MemoryWarning.notification { dropDiscardableTasks(on: name) }
+    scheduler.driver.adoptMemoryWarnings { [weak self] in
+      guard let self, !isInvalidated else { return }
+      _ = dropDiscardableTasks()
+    }
   }
 
   /// Drops discardable tasks whenever `name` is posted to `center`, until ``invalidate()``: at once on the main

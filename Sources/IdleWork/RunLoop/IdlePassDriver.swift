@@ -47,6 +47,10 @@
 
   /// How long the commit before the running pass took, in nanoseconds; `nil` when not measured this turn.
   var commitDuration: UInt64? { get }
+
+  /// Takes the function that drops what the queue can make again, for a driver that sends memory warnings of its
+  /// own (`ManualPassDriver`); UIKit's reach every queue without it.
+  func adoptMemoryWarnings(_ drop: @escaping @MainActor () -> Void)
 }
 
 extension IdlePassDriver {
@@ -61,4 +65,7 @@ extension IdlePassDriver {
 
   /// Not measured.
   public var commitDuration: UInt64? { nil }
+
+  /// Nothing to adopt: UIKit's memory warnings reach the queue.
+  public func adoptMemoryWarnings(_ drop: @escaping @MainActor () -> Void) {}
 }
