@@ -50,15 +50,15 @@
       IWTaskHandle(queue.addTask(key: objCKey(key)) { block() })
     }
 
-    /// Queues `block` as `-addTaskWithKey:block:` does: a low-priority task goes first when the queue is full or
+    /// Queues `block` as `-addTaskWithKey:block:` does: a droppable task goes first when the queue is full or
     /// memory is short; with `replacesPending` the pending tasks with `key` are cancelled and `block` goes last.
-    @objc(addTaskWithKey:lowPriority:replacesPending:block:)
+    @objc(addTaskWithKey:droppable:replacesPending:block:)
     @discardableResult
     public func addTask(
-      key: NSObject, lowPriority: Bool, replacesPending: Bool, block: @escaping () -> Void
+      key: NSObject, droppable: Bool, replacesPending: Bool, block: @escaping () -> Void
     ) -> IWTaskHandle {
       IWTaskHandle(
-        queue.addTask(key: objCKey(key), lowPriority: lowPriority, replacesPending: replacesPending) { block() })
+        queue.addTask(key: objCKey(key), droppable: droppable, replacesPending: replacesPending) { block() })
     }
 
     /// Queues `block` from any thread; it runs on the main thread. Returns `NO` once the queue is invalidated.
@@ -115,14 +115,14 @@
 
     /// Queues `block` as `-addTaskForCell:atIndexPath:block:` does, with a key of its own (`nil`: `indexPath`) and
     /// a priority.
-    @objc(addTaskForCell:atIndexPath:key:lowPriority:block:)
+    @objc(addTaskForCell:atIndexPath:key:droppable:block:)
     @discardableResult
     public func addTask(
-      for cell: AnyObject, at indexPath: IndexPath, key: NSObject?, lowPriority: Bool,
+      for cell: AnyObject, at indexPath: IndexPath, key: NSObject?, droppable: Bool,
       block: @escaping (_ cell: AnyObject) -> Void
     ) -> IWTaskHandle {
       IWTaskHandle(
-        queue.addTask(for: cell, at: indexPath, key: key.map { AnyHashable(objCKey($0)) }, lowPriority: lowPriority) {
+        queue.addTask(for: cell, at: indexPath, key: key.map { AnyHashable(objCKey($0)) }, droppable: droppable) {
           block($0)
         })
     }

@@ -111,7 +111,7 @@ public final class ManualPassDriver {
   }
 
   /// Sends the queue on this driver a memory warning, as UIKit's `didReceiveMemoryWarningNotification` does on a
-  /// device, on every platform: at once, it drops its pending low-priority tasks and prefetches and the results it
+  /// device, on every platform: at once, it drops its pending droppable tasks and prefetches and the results it
   /// keeps.
   public func sendMemoryWarning() {
     core.memoryWarning?()

@@ -99,7 +99,7 @@ final class PreparationFuzzTests: XCTestCase {
         queue.bind(cell, to: row)
         cell.expected = "\(name):\(input)"
         queue.addTask(
-          for: cell, at: row, prepare: preparation, from: input, lowPriority: random.chance(15)
+          for: cell, at: row, prepare: preparation, from: input, droppable: random.chance(15)
         ) { cell, value in cell.apply(value) }
       case 3:  // a plain task
         let expected = "\(name):\(input)"

@@ -100,9 +100,9 @@ final class ManualPassDriverTests: XCTestCase {
     }
   }
 
-  /// A memory warning sent through the driver drops the queue's pending low-priority tasks, counted cancelled, and
+  /// A memory warning sent through the driver drops the queue's pending droppable tasks, counted cancelled, and
   /// leaves the others; a queue on another driver hears nothing.
-  func testSendMemoryWarningDropsLowPriorityTasks() {
+  func testSendMemoryWarningDropsDroppableTasks() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       let queue = IdleQueue(driver: driver)
@@ -110,8 +110,8 @@ final class ManualPassDriverTests: XCTestCase {
       let other = IdleQueue(driver: otherDriver)
       var ran: [String] = []
       queue.addTask(key: "kept") { ran.append("kept") }
-      queue.addTask(key: "dropped", lowPriority: true) { ran.append("dropped") }
-      other.addTask(key: "other", lowPriority: true) { ran.append("other") }
+      queue.addTask(key: "dropped", droppable: true) { ran.append("dropped") }
+      other.addTask(key: "other", droppable: true) { ran.append("other") }
       driver.sendMemoryWarning()
       XCTAssertEqual(queue.statistics.cancelled, 1)
       XCTAssertEqual(queue.pendingTaskCount, 1)

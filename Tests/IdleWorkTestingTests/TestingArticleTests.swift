@@ -148,12 +148,12 @@ import Testing
 
   // MARK: Memory warnings
 
-  @MainActor @Test func aMemoryWarningDropsLowPriorityTasks() {
+  @MainActor @Test func aMemoryWarningDropsDroppableTasks() {
     let driver = ManualPassDriver()
     let queue = IdleQueue(driver: driver)
     var shown: [String] = []
     func showHint() { shown.append("hint") }
-    queue.addTask(key: "hint", lowPriority: true) { showHint() }
+    queue.addTask(key: "hint", droppable: true) { showHint() }
     driver.sendMemoryWarning()
     #expect(queue.statistics.cancelled == 1)
     driver.drain()

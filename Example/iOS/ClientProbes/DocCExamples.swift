@@ -208,7 +208,7 @@ func idleQueueOverviewExample(cell: GalleryCell, at indexPath: IndexPath, images
   }
 }
 
-// MARK: Doc comments: IdleQueue.addResumableTask(key:lowPriority:estimatedCost:_:)
+// MARK: Doc comments: IdleQueue.addResumableTask(key:droppable:estimatedCost:_:)
 
 @MainActor
 func resumableDocCommentExample(queue: IdleQueue, words: [String], index: @escaping @MainActor (String) -> Void) {

@@ -246,9 +246,9 @@ final class PostFeedViewController: UIViewController, UICollectionViewDelegate,
     }
   }
 
-  /// The plain key form with a low priority: prepared after the rows on screen, dropped first on a memory warning.
+  /// The plain key form, droppable: prepared after the rows on screen, dropped first on a memory warning.
   func showPlaceholder(in imageView: UIImageView, pixels: Int) {
-    thumbnails.addTask(key: "placeholder", prepare: placeholder, from: pixels, lowPriority: true) { image in
+    thumbnails.addTask(key: "placeholder", prepare: placeholder, from: pixels, droppable: true) { image in
       imageView.image = UIImage(cgImage: image)
     }
   }

@@ -81,7 +81,7 @@
     // A keyed task, last one wins, and its handle.
     __weak typeof(self) weakSelf = self;
     IWTaskHandle *handle = [self.queue addTaskWithKey:@"title"
-                                          lowPriority:NO
+                                          droppable:NO
                                       replacesPending:YES
                                                 block:^{
                                                     weakSelf.title = [NSString stringWithFormat:@"%ld cancelled", (long)cancelled];

@@ -7,7 +7,7 @@ extension IdleQueue {
     /// Work per pass: `.tasks(1)` by default; see ``IdleQueue/Budget``.
     public var budget: Budget
     /// Pending tasks kept at most, in `0...Int.max`; default 30, as DWURunLoopWorkDistribution. Past it the queue
-    /// drops stale tasks first, then those of cells off screen, then low-priority ones, then the oldest.
+    /// drops stale tasks first, then those of cells off screen, then droppable ones, then the oldest.
     public var maximumQueueLength: Int
     /// What the queue does while a scroll view scrolls: ``IdleQueue/Scrolling/pause`` (default) or
     /// ``IdleQueue/Scrolling/fitToFrames(timeUntilNextFrame:)``.

@@ -22,20 +22,20 @@ extension IdleQueue {
   ///   - preparation: how the result is made.
   ///   - input: what it is made from. Tasks and prefetches with equal input and the same `preparation` share
   ///     one preparation and one cached result.
-  ///   - lowPriority: as in ``addTask(key:lowPriority:replacesPending:estimatedCost:_:)``.
+  ///   - droppable: as in ``addTask(key:droppable:replacesPending:estimatedCost:_:)``.
   ///   - estimatedCost: seconds the apply takes, if you know better than the queue's prediction.
   ///   - apply: puts the result into the cell, on the main thread.
   @discardableResult
   public func addTask<Cell: AnyObject, Input, Value>(
     for cell: Cell, at item: some Hashable, key: AnyHashable? = nil,
-    prepare preparation: Preparation<Input, Value>, from input: Input, lowPriority: Bool = false,
+    prepare preparation: Preparation<Input, Value>, from input: Input, droppable: Bool = false,
     estimatedCost: TimeInterval? = nil, apply: @escaping @MainActor (Cell, Value) -> Void
   ) -> IdleTaskHandle {
     let record = core.cells.configuration(of: cell, for: item)
     return QueuePreparation.addTask(
       to: core,
       key: key.map { TaskKey($0) } ?? record.item, record: record, content: preparation.key(input),
-      discardable: lowPriority, estimatedCost: estimatedCost,
+      discardable: droppable, estimatedCost: estimatedCost,
       resultBytes: Self.sizing(preparation.resultBytes, hasContent: true), prepare: preparation.work(for: input),
       apply: { cell, value in
         if let cell = cell as? Cell { apply(cell, value as! Value) }
@@ -49,17 +49,17 @@ extension IdleQueue {
   ///   - key: groups tasks for ``cancelTasks(forKey:)``.
   ///   - preparation: how the result is made.
   ///   - input: what it is made from; shared with every task and prefetch for equal input.
-  ///   - lowPriority: as in ``addTask(key:lowPriority:replacesPending:estimatedCost:_:)``.
+  ///   - droppable: as in ``addTask(key:droppable:replacesPending:estimatedCost:_:)``.
   ///   - estimatedCost: seconds the apply takes, if you know better than the queue's prediction.
   ///   - apply: puts the result in place, on the main thread.
   @discardableResult
   public func addTask<Input, Value>(
-    key: some Hashable, prepare preparation: Preparation<Input, Value>, from input: Input, lowPriority: Bool = false,
+    key: some Hashable, prepare preparation: Preparation<Input, Value>, from input: Input, droppable: Bool = false,
     estimatedCost: TimeInterval? = nil, apply: @escaping @MainActor (Value) -> Void
   ) -> IdleTaskHandle {
     QueuePreparation.addTask(
       to: core,
-      key: TaskKey(key), record: nil, content: preparation.key(input), discardable: lowPriority,
+      key: TaskKey(key), record: nil, content: preparation.key(input), discardable: droppable,
       estimatedCost: estimatedCost, resultBytes: Self.sizing(preparation.resultBytes, hasContent: true),
       prepare: preparation.work(for: input), apply: { _, value in apply(value as! Value) })
   }

@@ -16,24 +16,24 @@ extension IdleQueue {
   ///
   /// - Parameters:
   ///   - key: groups tasks for ``cancelTasks(forKey:)``.
-  ///   - lowPriority: as in ``addTask(key:lowPriority:replacesPending:estimatedCost:_:)``.
+  ///   - droppable: as in ``addTask(key:droppable:replacesPending:estimatedCost:_:)``.
   ///   - estimatedCost: seconds one slice takes, if you know better than the queue's prediction.
   ///   - slice: one step of the work; returns whether the work is done.
   @discardableResult
   public func addResumableTask(
-    key: some Hashable, lowPriority: Bool = false, estimatedCost: TimeInterval? = nil,
+    key: some Hashable, droppable: Bool = false, estimatedCost: TimeInterval? = nil,
     _ slice: @escaping @MainActor (_ timeRemaining: () -> TimeInterval) -> Bool
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
     return core.enqueue(
-      key: TaskKey(key), QueuedTask(work: .resumable(slice), estimatedCost: cost), discardable: lowPriority)
+      key: TaskKey(key), QueuedTask(work: .resumable(slice), estimatedCost: cost), discardable: droppable)
   }
 
-  /// Queues resumable work for `cell`, as ``addTask(for:at:key:lowPriority:estimatedCost:_:)`` queues a task: it
+  /// Queues resumable work for `cell`, as ``addTask(for:at:key:droppable:estimatedCost:_:)`` queues a task: it
   /// runs a slice per pass while the cell shows this configuration of `item`, until a slice returns `true`.
   @discardableResult
   public func addResumableTask<Cell: AnyObject>(
-    for cell: Cell, at item: some Hashable, key: AnyHashable? = nil, lowPriority: Bool = false,
+    for cell: Cell, at item: some Hashable, key: AnyHashable? = nil, droppable: Bool = false,
     estimatedCost: TimeInterval? = nil,
     _ slice: consuming @escaping @MainActor (Cell, _ timeRemaining: () -> TimeInterval) -> Bool
   ) -> IdleTaskHandle {
@@ -41,6 +41,6 @@ extension IdleQueue {
     let slice = slice
     return core.enqueueCellTask(
       .resumableOnCell { cell, timeRemaining in slice(cell as! Cell, timeRemaining) }, for: cell, at: item,
-      key: key.map { TaskKey($0) }, estimatedCost: estimatedCost, discardable: lowPriority)
+      key: key.map { TaskKey($0) }, estimatedCost: estimatedCost, discardable: droppable)
   }
 }

@@ -90,7 +90,7 @@ public final class IdleQueue {
   ///
   /// - Parameters:
   ///   - key: groups tasks for ``cancelTasks(forKey:)``; several tasks may share a key.
-  ///   - lowPriority: a task that may go first: evicted before every other runnable task when the queue is full,
+  ///   - droppable: a task the queue may drop first: evicted before every other runnable task when the queue is full,
   ///     dropped on a memory warning, and (for a prepared task) prepared after visible work. Use it for prefetches.
   ///   - replacesPending: last wins: every task still pending with this key is cancelled and `task` goes to the
   ///     back, so the same request made five times in one turn runs once.
@@ -100,11 +100,11 @@ public final class IdleQueue {
   /// - Returns: a handle that cancels this one task.
   @discardableResult
   public func addTask(
-    key: some Hashable, lowPriority: Bool = false, replacesPending: Bool = false, estimatedCost: TimeInterval? = nil,
+    key: some Hashable, droppable: Bool = false, replacesPending: Bool = false, estimatedCost: TimeInterval? = nil,
     _ task: consuming @escaping @MainActor () -> Void
   ) -> IdleTaskHandle {
     core.addTask(
-      key: TaskKey(key), discardable: lowPriority, replacesPending: replacesPending, estimatedCost: estimatedCost,
+      key: TaskKey(key), discardable: droppable, replacesPending: replacesPending, estimatedCost: estimatedCost,
       task)
   }
 
@@ -118,19 +118,19 @@ public final class IdleQueue {
   ///   - item: what the cell shows: an `IndexPath`, or an item identifier when rows move (see ``bind(_:to:)``).
   ///   - key: groups tasks for ``cancelTasks(forKey:)``; `nil` (default) uses `item`. Give one that tells lists
   ///     apart (`ObjectIdentifier(tableView)`) when several share a queue.
-  ///   - lowPriority: as in ``addTask(key:lowPriority:replacesPending:estimatedCost:_:)``.
-  ///   - estimatedCost: as in ``addTask(key:lowPriority:replacesPending:estimatedCost:_:)``.
+  ///   - droppable: as in ``addTask(key:droppable:replacesPending:estimatedCost:_:)``.
+  ///   - estimatedCost: as in ``addTask(key:droppable:replacesPending:estimatedCost:_:)``.
   ///   - task: the work, given the cell.
   @discardableResult
   public func addTask<Cell: AnyObject>(
-    for cell: Cell, at item: some Hashable, key: AnyHashable? = nil, lowPriority: Bool = false,
+    for cell: Cell, at item: some Hashable, key: AnyHashable? = nil, droppable: Bool = false,
     estimatedCost: TimeInterval? = nil, _ task: consuming @escaping @MainActor (Cell) -> Void
   ) -> IdleTaskHandle {
     // The queue hands the task back the cell it was added for, a `Cell`.
     let task = task
     return core.enqueueCellTask(
       .onCell { cell in task(cell as! Cell) }, for: cell, at: item, key: key.map { TaskKey($0) },
-      estimatedCost: estimatedCost, discardable: lowPriority)
+      estimatedCost: estimatedCost, discardable: droppable)
   }
 
   /// Adds a task from any thread; it runs on the main thread in a later pass, and the run loop is woken.
@@ -184,7 +184,7 @@ public final class IdleQueue {
     core.cancelAllTasks()
   }
 
-  /// Drops every pending low-priority task and prefetch, and the cached results; returns how many tasks. Every
+  /// Drops every pending droppable task and prefetch, and the cached results; returns how many tasks. Every
   /// queue does this on a memory warning where UIKit exists.
   @discardableResult
   func dropDiscardableTasks() -> Int {

@@ -339,7 +339,7 @@ extension QueuePreparation: LaterWorkClient {
 
   func trackingPass(framesAreTight: Bool) { line.pool.noteTracking(framesAreTight: framesAreTight) }
 
-  func dropLowPriorityWork() -> Int {
+  func dropOnMemoryWarning() -> Int {
     let pending = prefetches.count
     cancelAllPrefetches()
     cache.removeAll()

@@ -11,7 +11,7 @@ enum WorkerPick {
   struct Candidate: Equatable {
     /// Some request wants it now, and its queue runs fewer than its bound.
     var isStartable: Bool
-    /// A visible row's or a plain task's request wants it (not only prefetches and low-priority tasks).
+    /// A visible row's or a plain task's request wants it (not only prefetches and droppable tasks).
     var isVisible: Bool
     /// Some of its requests belong to cells.
     var hasCells: Bool

@@ -43,7 +43,7 @@ protocol LaterWorkClient: AnyObject {
   /// Every task was cancelled: cancel the client's own pending work (prefetches) too.
   func cancelAll()
   /// Memory is short: drop what can be made again. Returns how many pending prefetches went.
-  func dropLowPriorityWork() -> Int
+  func dropOnMemoryWarning() -> Int
   /// The queue ended.
   func queueEnded()
   /// Adds the client's counts to the queue's.

@@ -103,7 +103,7 @@ final class QueueCore {
 
   // MARK: Adding
 
-  /// What ``IdleQueue``'s `addTask(key:lowPriority:replacesPending:estimatedCost:_:)` does.
+  /// What ``IdleQueue``'s `addTask(key:droppable:replacesPending:estimatedCost:_:)` does.
   func addTask(
     key: consuming TaskKey, discardable: Bool, replacesPending: Bool, estimatedCost: TimeInterval?,
     _ task: consuming @escaping @MainActor () -> Void
@@ -121,8 +121,8 @@ final class QueueCore {
   /// Queues a cell task's `work` in the configuration of `cell` for `item`; its key is `key`, or the item
   /// when `key` is `nil`.
   ///
-  /// What ``IdleQueue``'s `addTask(for:at:key:lowPriority:estimatedCost:_:)` and
-  /// `addResumableTask(for:at:key:lowPriority:estimatedCost:_:)` do, given their closure for any cell.
+  /// What ``IdleQueue``'s `addTask(for:at:key:droppable:estimatedCost:_:)` and
+  /// `addResumableTask(for:at:key:droppable:estimatedCost:_:)` do, given their closure for any cell.
   func enqueueCellTask<Item: Hashable>(
     _ work: consuming QueuedTask.Work, for cell: AnyObject, at item: Item, key: TaskKey?,
     estimatedCost: TimeInterval?, discardable: Bool
@@ -190,7 +190,7 @@ final class QueueCore {
     takeInBackgroundTasks()
     let removed = list.cancelAll(where: { $0.isDiscardable })
     release(removed)
-    return removed.count + (client?.dropLowPriorityWork() ?? 0)
+    return removed.count + (client?.dropOnMemoryWarning() ?? 0)
   }
 
   /// What ``IdleQueue``'s `invalidate()` does, on the main thread (see ``invalidateFromAnyThread()``).

@@ -67,7 +67,7 @@ final class PrefetchOrderTests: XCTestCase {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "d", lowPriority: true) { c, i in c.shown.append(i) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "d", droppable: true) { c, i in c.shown.append(i) }
       queue.prefetch(photo, from: ["p", "q"])
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["p", "q", "d"])
@@ -81,7 +81,7 @@ final class PrefetchOrderTests: XCTestCase {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "d", lowPriority: true) { c, i in c.shown.append(i) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "d", droppable: true) { c, i in c.shown.append(i) }
       queue.prefetch(photo, from: ["d"])  // joins the discardable task's render
       queue.cancelPrefetching(photo, from: ["d"])
       queue.prefetch(photo, from: ["p", "q"])
@@ -97,7 +97,7 @@ final class PrefetchOrderTests: XCTestCase {
       queue.prefetch(photo, from: ["a", "b", "c"])
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "a", lowPriority: true) { c, i in c.shown.append(i) }
+      queue.addTask(for: cell, at: 0, prepare: photo, from: "a", droppable: true) { c, i in c.shown.append(i) }
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["b", "c", "a"])
     }

@@ -131,7 +131,7 @@ final class PrefetchTests: XCTestCase {
       let large = 200 << 10
       @MainActor func add(_ key: String, _ content: String, bytes: Int) {
         queue.addTask(
-          key: key, content: content, lowPriority: true, resultBytes: { (_: String) in bytes },
+          key: key, content: content, droppable: true, resultBytes: { (_: String) in bytes },
           prepare: { _ in content }, apply: { _ in })
       }
       add("seed", "seed", bytes: large)

@@ -128,7 +128,7 @@ final class PreparedTaskTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()
       let order = Log()
-      queue.addTask(key: 0, lowPriority: true) { _ in
+      queue.addTask(key: 0, droppable: true) { _ in
         order.append(0)
       } apply: { _ in
       }
@@ -157,7 +157,7 @@ final class PreparedTaskTests: XCTestCase {
         }
       }
       @MainActor func prefetch(_ page: Int) -> IdleTaskHandle {
-        queue.addTask(key: "page \(page)", lowPriority: true) { _ in
+        queue.addTask(key: "page \(page)", droppable: true) { _ in
           page
         } apply: { _ in
         }

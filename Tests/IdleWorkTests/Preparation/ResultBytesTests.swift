@@ -24,7 +24,7 @@ final class ResultBytesTests: XCTestCase {
       let driver = ManualPassDriver()
       let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1_500_000))
       for content in 0..<2 {
-        queue.addTask(key: content, content: content, lowPriority: true) { _ in
+        queue.addTask(key: content, content: content, droppable: true) { _ in
           Picture()
         } apply: { _ in
         }

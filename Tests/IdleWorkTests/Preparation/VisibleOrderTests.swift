@@ -91,7 +91,7 @@ final class VisibleOrderTests: XCTestCase {
       let cells = (0..<3).map { _ in Cell() }
       for (row, cell) in cells.enumerated() {
         queue.bind(cell, to: row)
-        queue.addTask(for: cell, at: row, lowPriority: row == 1) { _ in
+        queue.addTask(for: cell, at: row, droppable: row == 1) { _ in
           order.append(row)
           return "row \(row)"
         } apply: { cell, value in

@@ -114,7 +114,7 @@ final class WorkerPoolTests: XCTestCase {
       }
       spin(until: { started.value == 1 }, timeout: 5)
       for i in 0..<3 {
-        prefetching.addTask(key: i, lowPriority: true) { _ in
+        prefetching.addTask(key: i, droppable: true) { _ in
           log.append("prefetch \(i)")
           return i
         } apply: { _ in

@@ -65,7 +65,7 @@ final class QueueOrderAndCapacityTests: XCTestCase {
       let parkedCell = FakeCell()
       let staleCell = FakeCell()
       let oldest = queue.addTask(key: "oldest") { ran.append("oldest") }
-      let discardable = queue.addTask(key: "discardable", lowPriority: true) { ran.append("discardable") }
+      let discardable = queue.addTask(key: "discardable", droppable: true) { ran.append("discardable") }
       let parked = queue.addTask(for: parkedCell, at: row(1)) { _ in ran.append("parked") }
       queue.cellDidEndDisplaying(parkedCell, at: row(1))
       let stale = queue.addTask(for: staleCell, at: row(2)) { _ in ran.append("stale") }
@@ -89,7 +89,7 @@ final class QueueOrderAndCapacityTests: XCTestCase {
       XCTAssertFalse(oldest.isPending, "and only then the oldest")
       XCTAssertEqual(queue.statistics.evicted, 3)
 
-      let prefetch = queue.addTask(key: "prefetch", lowPriority: true) { ran.append("prefetch") }
+      let prefetch = queue.addTask(key: "prefetch", droppable: true) { ran.append("prefetch") }
       XCTAssertFalse(prefetch.isPending, "a discardable task added to a full queue of others evicts itself")
       XCTAssertEqual(queue.statistics.evicted, 4)
       driver.drain()

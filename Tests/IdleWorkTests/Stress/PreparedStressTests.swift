@@ -59,7 +59,7 @@ final class PreparedStressTests: XCTestCase {
           let steps = rng.int(1...40)
           handles.append(
             queue.addTask(
-              for: cell, at: row, key: id % 7, content: content, lowPriority: rng.chance(15),
+              for: cell, at: row, key: id % 7, content: content, droppable: rng.chance(15),
               resultBytes: { _ in 8 }
             ) { isCancelled in
               renders.increment()

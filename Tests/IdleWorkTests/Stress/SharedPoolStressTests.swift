@@ -42,7 +42,7 @@ final class SharedPoolStressTests: XCTestCase {
           let steps = rng.int(1...20)
           if rng.chance(50) { queue.bind(cell, to: row) }
           queue.addTask(
-            for: cell, at: row, content: rng.chance(30) ? Optional(row % 8) : nil, lowPriority: rng.chance(20)
+            for: cell, at: row, content: rng.chance(30) ? Optional(row % 8) : nil, droppable: rng.chance(20)
           ) { isCancelled in
             running.increment()
             peakRunning.value = max(peakRunning.value, running.value)

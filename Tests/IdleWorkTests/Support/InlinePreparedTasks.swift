@@ -7,7 +7,7 @@ import Foundation
 extension IdleQueue {
   @discardableResult
   func addTask<Value: Sendable>(
-    key: some Hashable, content: (some Hashable & Sendable)? = Int?.none, lowPriority: Bool = false,
+    key: some Hashable, content: (some Hashable & Sendable)? = Int?.none, droppable: Bool = false,
     estimatedCost: TimeInterval? = nil, resultBytes: (@Sendable (Value) -> Int)? = nil,
     prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Value,
     apply: @escaping @MainActor (Value) -> Void
@@ -15,7 +15,7 @@ extension IdleQueue {
     QueuePreparation.addTask(
       to: core,
       key: TaskKey(key), record: nil, content: content.map { Self.contentKey($0, of: Value.self) },
-      discardable: lowPriority,
+      discardable: droppable,
       estimatedCost: estimatedCost, resultBytes: Self.sizing(resultBytes, hasContent: content != nil),
       prepare: .worker(Self.erased(prepare)),
       apply: { _, value in apply(value as! Value) })
@@ -25,7 +25,7 @@ extension IdleQueue {
   @discardableResult
   func addTask<Cell: AnyObject, Value: Sendable>(
     for cell: Cell, at item: some Hashable, key: (some Hashable)? = Int?.none,
-    content: (some Hashable & Sendable)? = Int?.none, lowPriority: Bool = false, estimatedCost: TimeInterval? = nil,
+    content: (some Hashable & Sendable)? = Int?.none, droppable: Bool = false, estimatedCost: TimeInterval? = nil,
     resultBytes: (@Sendable (Value) -> Int)? = nil,
     prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Value,
     apply: @escaping @MainActor (Cell, Value) -> Void
@@ -35,7 +35,7 @@ extension IdleQueue {
       to: core,
       key: key.map { TaskKey($0) } ?? record.item, record: record,
       content: content.map { Self.contentKey($0, of: Value.self) },
-      discardable: lowPriority, estimatedCost: estimatedCost,
+      discardable: droppable, estimatedCost: estimatedCost,
       resultBytes: Self.sizing(resultBytes, hasContent: content != nil), prepare: .worker(Self.erased(prepare)),
       apply: { cell, value in
         // The pass hands over the task's own cell, alive and still in this configuration.

@@ -120,20 +120,20 @@ final class RealQueueUnderTest {
       rows[slot] = spec.row
       let indexPath = Self.indexPath(spec.row)
       if spec.slices != nil {
-        handle = queue.addResumableTask(for: cell, at: indexPath, lowPriority: spec.discardable) { [weak self] _, _ in
+        handle = queue.addResumableTask(for: cell, at: indexPath, droppable: spec.discardable) { [weak self] _, _ in
           withExtendedLifetime(token) { self?.runSlice(spec, counter: counter) ?? true }
         }
       } else {
-        handle = queue.addTask(for: cell, at: indexPath, lowPriority: spec.discardable) { [weak self] _ in
+        handle = queue.addTask(for: cell, at: indexPath, droppable: spec.discardable) { [weak self] _ in
           withExtendedLifetime(token) { _ = self?.runSlice(spec, counter: nil) }
         }
       }
     } else if spec.slices != nil {
-      handle = queue.addResumableTask(key: spec.key, lowPriority: spec.discardable) { [weak self] _ in
+      handle = queue.addResumableTask(key: spec.key, droppable: spec.discardable) { [weak self] _ in
         withExtendedLifetime(token) { self?.runSlice(spec, counter: counter) ?? true }
       }
     } else {
-      handle = queue.addTask(key: spec.key, lowPriority: spec.discardable) { [weak self] in
+      handle = queue.addTask(key: spec.key, droppable: spec.discardable) { [weak self] in
         withExtendedLifetime(token) { _ = self?.runSlice(spec, counter: nil) }
       }
     }
