@@ -15,16 +15,21 @@ indirect enum JSONValue {
     return .number(value, digits: digits)
   }
 
-  /// The document as pretty-printed text.
+  /// The document as text: an object or array of scalars (or of arrays of scalars) on one line — a metric's runs,
+  /// a strategy's description — and everything else indented, so a document reads a figure per line and stays small.
   func rendered(indent: String = "") -> String {
     let inner = indent + "  "
     switch self {
     case .object(let members):
       guard !members.isEmpty else { return "{}" }
+      if isLeaf {
+        return "{" + members.map { "\(JSONValue.quote($0.0)): \($0.1.rendered())" }.joined(separator: ", ") + "}"
+      }
       let body = members.map { "\(inner)\(JSONValue.quote($0.0)): \($0.1.rendered(indent: inner))" }
       return "{\n" + body.joined(separator: ",\n") + "\n\(indent)}"
     case .array(let items):
       guard !items.isEmpty else { return "[]" }
+      if isLeaf { return "[" + items.map { $0.rendered() }.joined(separator: ", ") + "]" }
       let body = items.map { inner + $0.rendered(indent: inner) }
       return "[\n" + body.joined(separator: ",\n") + "\n\(indent)]"
     case .string(let text): return JSONValue.quote(text)
@@ -32,6 +37,31 @@ indirect enum JSONValue {
     case .int(let value): return String(value)
     case .bool(let value): return value ? "true" : "false"
     case .null: return "null"
+    }
+  }
+
+  /// Whether it is a scalar, or an array of scalars.
+  private var isScalarOrScalars: Bool {
+    switch self {
+    case .object: return false
+    case .array(let items): return items.allSatisfy(\.isScalar)
+    default: return true
+    }
+  }
+
+  private var isScalar: Bool {
+    switch self {
+    case .object, .array: return false
+    default: return true
+    }
+  }
+
+  /// Whether it goes on one line: an array of scalars, or an object of scalars and arrays of scalars.
+  private var isLeaf: Bool {
+    switch self {
+    case .object(let members): return members.allSatisfy { $0.1.isScalarOrScalars }
+    case .array(let items): return items.allSatisfy(\.isScalar)
+    default: return true
     }
   }
 
