@@ -71,7 +71,7 @@ final class PreparationLine: @unchecked Sendable {
     pool.lock.lock()
     defer { pool.lock.unlock() }
     guard !isClosed else {
-      render.phase = .dropped
+      _ = render.life.apply(.queueEnded)
       return
     }
     if render.wanted > 0 { wantedWaiting += 1 }
@@ -94,27 +94,16 @@ final class PreparationLine: @unchecked Sendable {
     case .failure?: finished = .error
     case nil: break
     }
-    let wasWanted = render.wanted > 0
-    let wasUrgent = render.urgent > 0
-    render.cells += cells
-    render.live += live
-    render.wanted += wanted
-    render.urgent += urgent
-    if render.phase == .waiting {
-      if !wasUrgent, render.urgent > 0 { pool.visibleRowArrivedLocked(render) }
-      let isWanted = render.wanted > 0
-      if wasWanted != isWanted { wantedWaiting += isWanted ? 1 : -1 }
-      if render.live == 0 {
-        render.phase = .dropped
-        released = render.takePrepareLocked()
-        pool.droppedLocked()
-      } else if !wasWanted, isWanted {
-        pool.wantedLocked()
-      }
-    } else if render.phase == .running {
-      if render.live == 0 { cancelled = render.cancellation }
-      if !wasUrgent, render.urgent > 0 { pool.joinedLocked(render) }
+    let effects = render.life.apply(.requests(.init(live: live, wanted: wanted, urgent: urgent, cells: cells)))
+    wantedWaiting += effects.wantedWaiting
+    if effects.becameVisible { pool.visibleRowArrivedLocked(render) }
+    if effects.dropped {
+      released = render.takePrepareLocked()
+      pool.droppedLocked()
     }
+    if effects.mayStart { pool.wantedLocked() }
+    if effects.cancelRunning { cancelled = render.cancellation }
+    if effects.joinedWhileRunning { pool.joinedLocked(render) }
     pool.lock.unlock()
     withExtendedLifetime(released) {}  // what `prepare` captured, freed here: main thread, no lock
     cancelled?.cancel()  // `async` work is cancelled as a task
@@ -140,7 +129,8 @@ final class PreparationLine: @unchecked Sendable {
   func hasFinished(_ render: PreparationRun) -> Bool {
     pool.lock.lock()
     defer { pool.lock.unlock() }
-    return render.phase == .finished
+    if case .finished = render.phase { return true }
+    return false
   }
 
   /// Whether a request may still join the render: it waits or runs with a live request (else it may have been

@@ -1,23 +1,14 @@
 import Foundation
 
 /// One preparation — on a worker, or on the main thread in its queue's passes: a `prepare` closure, the requests
-/// waiting for its result, and where it stands. Requests for the same content share one render.
+/// waiting for its result, and where it stands (its ``PreparationLife``, the pure rule of its phases). Requests for
+/// the same content share one render.
 ///
 /// `@unchecked Sendable`: the fields marked *guarded by the pool's lock* are read and written only with the
 /// ``WorkerPool``'s lock held (workers and the main thread both reach them); those marked *main thread only*
 /// are touched only by the queue's main-actor code; the rest are immutable. A render is always freed on the
 /// main thread, outside any lock (see ``WorkerPool``): what `prepare` captured is released there.
 final class PreparationRun: @unchecked Sendable {
-  enum Phase {
-    /// Waiting for a worker (not started while no request wants it now).
-    case waiting
-    case running
-    /// `prepare` returned or threw; the outcome waits for the main thread, or has reached it.
-    case finished
-    /// Dropped before it started: no request wanted it any more, or the queue ended.
-    case dropped
-  }
-
   /// Whether a render's outcome reached the main thread.
   enum Arrival {
     case none
@@ -33,13 +24,13 @@ final class PreparationRun: @unchecked Sendable {
   let line: PreparationLine
 
   // Guarded by the pool's lock.
-  var phase = Phase.waiting
-  /// Requests that have not left (applied, stale, evicted, cancelled or failed).
-  var live = 0
-  /// Live requests whose cell is on screen (or that have no cell): the render starts only while this is above 0.
-  var wanted = 0
-  /// Wanted requests that are not discardable: renders with some go before prefetches.
-  var urgent = 0
+  /// Its phase and the requests that wait for it: changed only through ``PreparationLife/apply(_:)``.
+  var life = PreparationLife()
+  var phase: PreparationLife.Phase { life.phase }
+  var live: Int { life.requests.live }
+  var wanted: Int { life.requests.wanted }
+  var urgent: Int { life.requests.urgent }
+  var cells: Int { life.requests.cells }
   var outcome: Result<any Sendable, any Error>?
   /// Pool order among renders no visible request wants: the prefetch's place, nearest first (`Int.max`: a
   /// discardable task's).
@@ -51,8 +42,6 @@ final class PreparationRun: @unchecked Sendable {
   var startedAsPrefetch = false
   /// The worker lane it runs on (``WorkerPool``), once sent to one.
   var lane: Int?
-  /// Live requests that belong to a cell.
-  var cells = 0
   /// What the line counts its result at while it runs (``PreparationLine/estimateLocked(_:)``).
   var countedBytes = 0
   /// Whether a check of the cells on the main thread is on its way, and when the last one was asked for.

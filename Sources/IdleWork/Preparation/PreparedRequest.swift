@@ -40,10 +40,11 @@ final class PreparedRequest: LaterWork {
 
   func left(_ fate: TaskFate) { client.preparedTaskLeft(self, fate: fate) }
 
-  /// The counts this task adds to its render while live: (live, wanted, urgent, cells).
-  var counts: (live: Int, wanted: Int, urgent: Int, cells: Int) {
-    guard isLive else { return (0, 0, 0, 0) }
-    return (1, isWanted ? 1 : 0, isWanted && !isDiscardable ? 1 : 0, binding == nil ? 0 : 1)
+  /// The counts this task adds to its render while live.
+  var counts: PreparationLife.Requests {
+    guard isLive else { return .init() }
+    return .init(
+      live: 1, wanted: isWanted ? 1 : 0, urgent: isWanted && !isDiscardable ? 1 : 0, cells: binding == nil ? 0 : 1)
   }
 
   func join() {

@@ -98,7 +98,7 @@ extension QueuePreparation {
     } else {
       render = PreparationRun(line: line(for: work), content: key, resultBytes: sizing, prepare: work)
       render.isPrefetched = true
-      (render.live, render.wanted, render.urgent, render.cells) = (1, 1, 0, 0)
+      render.life = PreparationLife(requests: .init(live: 1, wanted: 1))
       render.distance = place
       noteNewRender(for: key)
       inFlight[key] = render

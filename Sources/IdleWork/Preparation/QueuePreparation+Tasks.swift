@@ -79,8 +79,7 @@ extension QueuePreparation {
     render.requests.append(request)
     if isNew {
       // Not shared with a worker yet: its counts are set before the pool sees it.
-      let counts = request.counts
-      (render.live, render.wanted, render.urgent, render.cells) = counts
+      render.life = PreparationLife(requests: request.counts)
       render.line.submit(render)
     } else {
       request.join()

@@ -86,7 +86,7 @@ final class WorkerPool: @unchecked Sendable {
     limit = lines.values.max() ?? 0
     var dropped: [PreparationRun] = []
     for render in waiting where render.line === line && render.phase == .waiting {
-      render.phase = .dropped
+      _ = render.life.apply(.queueEnded)  // (the line's count of wanted waiting renders goes with it)
       dropped.append(render)
     }
     compactLocked()
@@ -222,7 +222,7 @@ final class WorkerPool: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     let ended = line.runningRenders
-    for render in ended { endRunLocked(render) }
+    for render in ended { endRunLocked(render, succeeded: false) }
     return ended
   }
 
@@ -232,7 +232,7 @@ final class WorkerPool: @unchecked Sendable {
     defer { lock.unlock() }
     let line = render.line
     guard render.phase == .running else { return }
-    endRunLocked(render)
+    endRunLocked(render, succeeded: (try? outcome.get()) != nil)
     guard !line.isClosed else { return }
     render.outcome = outcome
     line.arrivals.append(render)
@@ -319,7 +319,11 @@ final class WorkerPool: @unchecked Sendable {
       bytes = PreparationRun.largestSize(of: value, by: sizings)
     }
     lock.lock()
-    endRunLocked(render)
+    if case .success? = outcome {
+      endRunLocked(render, succeeded: true)
+    } else {
+      endRunLocked(render, succeeded: false)
+    }
     // Not `Optional.take()`: the iOS SDK `ios-check` type-checks against predates it.
     let taken = outcome!
     outcome = nil
@@ -358,7 +362,7 @@ final class WorkerPool: @unchecked Sendable {
   }
 
   /// A running render finished: it leaves its line's running count (and the prefetch share). Lock held.
-  private func endRunLocked(_ render: PreparationRun) {
+  private func endRunLocked(_ render: PreparationRun, succeeded: Bool) {
     let line = render.line
     line.running -= 1
     line.runningBytes -= render.countedBytes
@@ -367,7 +371,7 @@ final class WorkerPool: @unchecked Sendable {
       prefetchesRunning -= 1
       line.prefetchesRunning -= 1
     }
-    render.phase = .finished
+    _ = render.life.apply(.finished(succeeded: succeeded))
   }
 
   /// Runs `render`'s work. The work was read under the lock and the render keeps it, so this copy is not the last
@@ -399,12 +403,11 @@ final class WorkerPool: @unchecked Sendable {
   /// A render taken out of `waiting` is running. Lock held.
   @discardableResult
   private func markRunningLocked(_ render: PreparationRun) -> PreparationRun {
-    render.phase = .running
+    render.line.wantedWaiting += render.life.apply(.started).wantedWaiting
     render.line.running += 1
     render.line.peakRunning = max(render.line.peakRunning, render.line.running)
     render.countedBytes = render.line.estimateLocked(render)
     render.line.runningBytes += render.countedBytes
-    render.line.wantedWaiting -= 1
     render.line.runningRenders.append(render)
     return render
   }

@@ -218,7 +218,7 @@ final class WorkerPoolTests: XCTestCase {
   ) -> PreparationRun {
     let render = PreparationRun(
       line: line, content: nil, resultBytes: nil, prepare: .worker { context in try work(context.isCancelled) })
-    (render.live, render.wanted, render.urgent, render.cells) = (1, 1, 1, 0)
+    render.life = PreparationLife(requests: .init(live: 1, wanted: 1, urgent: 1))
     return render
   }
 

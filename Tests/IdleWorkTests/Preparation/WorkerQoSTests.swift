@@ -13,7 +13,7 @@ final class WorkerQoSTests: XCTestCase {
     _ line: PreparationLine, prefetch: Bool, _ work: @escaping @Sendable () -> Int
   ) -> PreparationRun {
     let render = PreparationRun(line: line, content: nil, resultBytes: nil, prepare: .worker { _ in work() })
-    (render.live, render.wanted, render.urgent, render.cells) = (1, 1, prefetch ? 0 : 1, 0)
+    render.life = PreparationLife(requests: .init(live: 1, wanted: 1, urgent: prefetch ? 0 : 1))
     return render
   }
 
