@@ -81,8 +81,9 @@ public final class ManualPassDriver {
   /// pass; at most four per worker wait (run ``runPass()``, then this again).
   ///
   /// ```swift
-  /// queue.addTask(for: cell, at: 0) { _ in render() } apply: { cell, image in cell.image = image }
-  /// driver.runPreparations()   // the render, here and now
+  /// let thumbnail = Preparation { (url: URL, _) in try decode(url) }
+  /// queue.addTask(for: cell, at: 0, prepare: thumbnail, from: url) { cell, image in cell.image = image }
+  /// driver.runPreparations()   // the preparation, here and now
   /// driver.runPass()           // the apply
   /// ```
   @discardableResult

@@ -137,7 +137,7 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
     self.resultBytes = resultBytes
   }
 
-  /// The key tasks and prefetches for `input` share a render and a cached result by.
+  /// The key tasks and prefetches for `input` share a preparation and a cached result by.
   func key(_ input: Input) -> PreparedContent {
     PreparedContent(
       inputType: ObjectIdentifier(Input.self), valueType: ObjectIdentifier(Value.self), content: AnyHashable(input),
@@ -145,9 +145,9 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   }
 
   /// The work for one input: on a worker, `async` work runs as a detached task (never on the main actor) while the
-  /// worker waits for it, so that the pool's bound counts it, and a cancellation of the render
+  /// worker waits for it, so that the pool's bound counts it, and a cancellation of the preparation
   /// (``PreparationCancellation``) cancels the task; main-thread work runs in the queue's passes.
-  func work(for input: Input) -> RenderWork {
+  func work(for input: Input) -> PreparationPlace {
     switch prepare {
     case .synchronous(let prepare):
       return .worker { context in try prepare(input, context.isCancelled) }
@@ -171,17 +171,17 @@ struct MainThreadSlices<Value> {
 }
 
 extension MainThreadSlices where Value: Sendable {
-  /// The slices with the value erased, as a render keeps them.
+  /// The slices with the value erased, as a preparation keeps them.
   func erased() -> MainThreadSlices<any Sendable> {
     let next = next
     return MainThreadSlices<any Sendable> { timeRemaining in try next(timeRemaining) }
   }
 }
 
-/// Where a render's work runs: on a worker, or on the main thread in the queue's passes.
-enum RenderWork {
+/// Where a preparation's work runs: on a worker, or on the main thread in the queue's passes.
+enum PreparationPlace {
   case worker(PreparationWork)
-  /// Makes the render's slices when it starts.
+  /// Makes the preparation's slices when it starts.
   case mainThread(@MainActor () -> MainThreadSlices<any Sendable>)
 }
 

@@ -37,7 +37,7 @@ struct PreparationLife: Equatable {
 
   /// What the pool must do after an event.
   struct Effects: Equatable {
-    /// How the count of waiting renders some request wants changes.
+    /// How the count of waiting preparations some request wants changes.
     var wantedWaiting = 0
     /// It waits and a request now wants it: a worker may start it.
     var mayStart = false
@@ -58,7 +58,7 @@ struct PreparationLife: Equatable {
     self.requests = requests
   }
 
-  /// Whether `event` can happen now: a start only of a render waiting and wanted, an end only of one running,
+  /// Whether `event` can happen now: a start only of a preparation waiting and wanted, an end only of one running,
   /// requests leaving only as many as joined.
   func allows(_ event: Event) -> Bool {
     switch event {

@@ -2,24 +2,24 @@ import Foundation
 
 /// One preparation — on a worker, or on the main thread in its queue's passes: a `prepare` closure, the requests
 /// waiting for its result, and where it stands (its ``PreparationLife``, the pure rule of its phases). Requests for
-/// the same content share one render.
+/// the same content share one preparation.
 ///
 /// `@unchecked Sendable`: the fields marked *guarded by the pool's lock* are read and written only with the
 /// ``WorkerPool``'s lock held (workers and the main thread both reach them); those marked *main thread only*
-/// are touched only by the queue's main-actor code; the rest are immutable. A render is always freed on the
+/// are touched only by the queue's main-actor code; the rest are immutable. A preparation is always freed on the
 /// main thread, outside any lock (see ``WorkerPool``): what `prepare` captured is released there.
 final class PreparationRun: @unchecked Sendable {
-  /// Whether a render's outcome reached the main thread.
+  /// Whether a preparation's outcome reached the main thread.
   enum Arrival {
     case none
     case value
     case error
   }
 
-  /// The work, run on a worker. Guarded by the pool's lock: taken out when the render is dropped
+  /// The work, run on a worker. Guarded by the pool's lock: taken out when the preparation is dropped
   /// (``takePrepareLocked()``), so what it captures is freed at once, on the main thread, outside the lock.
   private var work: PreparationWork?
-  /// The content key requests share the render and the cache by.
+  /// The content key requests share the preparation and the cache by.
   let content: PreparedContent?
   let line: PreparationLine
 
@@ -32,7 +32,7 @@ final class PreparationRun: @unchecked Sendable {
   var urgent: Int { life.requests.urgent }
   var cells: Int { life.requests.cells }
   var outcome: Result<any Sendable, any Error>?
-  /// Pool order among renders no visible request wants: the prefetch's place, nearest first (`Int.max`: a
+  /// Pool order among preparations no visible request wants: the prefetch's place, nearest first (`Int.max`: a
   /// discardable task's).
   var distance = Int.max
   /// When a visible request last came to want it, in the pool's count of such moments: the pool starts the latest
@@ -58,11 +58,11 @@ final class PreparationRun: @unchecked Sendable {
   var wasPrefetched = false
   /// Whether its result arrived for a prefetch alone: it counts wasted only if it leaves the cache unused.
   var keptForLater = false
-  /// The requests that joined the render and are still in the queue's list, in order.
+  /// The requests that joined the preparation and are still in the queue's list, in order.
   var requests: [PreparedRequest] = []
   var arrival: Arrival = .none
   var applied = false
-  /// Whether the render's end was counted, so it is counted once.
+  /// Whether the preparation's end was counted, so it is counted once.
   var settled = false
   /// Its result's pin in the cache, held for its tasks (``ResultCache/pin(_:)``) until it is settled.
   var cachePin: ResultCache.Pin?
@@ -90,7 +90,7 @@ final class PreparationRun: @unchecked Sendable {
     return false
   }
 
-  /// A task (`owner`) or a prefetch (`nil`) joining the render brings its way of sizing the result for the cache.
+  /// A task (`owner`) or a prefetch (`nil`) joining the preparation brings its way of sizing the result for the cache.
   @MainActor func adoptResultBytes(_ resultBytes: (@Sendable (any Sendable) -> Int)?, for owner: AnyObject?) {
     guard let resultBytes else { return }
     let owner = owner.map(ObjectIdentifier.init)
@@ -123,7 +123,7 @@ final class PreparationRun: @unchecked Sendable {
 
   init(
     line: PreparationLine, content: PreparedContent?, resultBytes: (@Sendable (any Sendable) -> Int)?,
-    prepare: RenderWork
+    prepare: PreparationPlace
   ) {
     self.line = line
     self.content = content
@@ -138,8 +138,8 @@ final class PreparationRun: @unchecked Sendable {
     if let resultBytes { sizings.append((nil, resultBytes)) }
   }
 
-  // Main thread only: the work of a render that runs on the main thread, in its queue's passes.
-  /// Makes its slices when it starts; `nil` for a worker's render.
+  // Main thread only: the work of a preparation that runs on the main thread, in its queue's passes.
+  /// Makes its slices when it starts; `nil` for a worker's preparation.
   private(set) var mainThreadStart: (@MainActor () -> MainThreadSlices<any Sendable>)?
   /// The slices of the main-thread work under way.
   var slices: MainThreadSlices<any Sendable>?
@@ -156,14 +156,14 @@ final class PreparationRun: @unchecked Sendable {
     slices = nil
   }
 
-  /// The sizings, for the worker to use outside the lock (the render holds them: the copy frees none). Lock held.
+  /// The sizings, for the worker to use outside the lock (the preparation holds them: the copy frees none). Lock held.
   var sizingsLocked: [@Sendable (any Sendable) -> Int] { sizings.map(\.size) }
 
-  /// The work, for the worker that starts the render. Lock held.
+  /// The work, for the worker that starts the preparation. Lock held.
   func prepareLocked() -> PreparationWork? { work }
 
-  /// Takes the work out of a dropped render — a worker's, or a main-thread start — for the caller to release outside
-  /// the lock. Lock held; on the main thread (what drops a render runs there).
+  /// Takes the work out of a dropped preparation — a worker's, or a main-thread start — for the caller to release outside
+  /// the lock. Lock held; on the main thread (what drops a preparation runs there).
   func takePrepareLocked() -> Any? {
     defer {
       work = nil

@@ -1,22 +1,22 @@
 import Foundation
 
-/// The work of one render, erased: what a worker runs.
+/// The work of one preparation, erased: what a worker runs.
 typealias PreparationWork = @Sendable (PreparationContext) throws -> any Sendable
 
-/// What a worker hands the render it runs.
+/// What a worker hands the preparation it runs.
 struct PreparationContext: Sendable {
   /// Whether nothing waits for the result any more (see ``PreparationRun/isCancelledLocked()``).
   let isCancelled: @Sendable () -> Bool
-  /// Cancels `async` work as a task when the render is cancelled.
+  /// Cancels `async` work as a task when the preparation is cancelled.
   let cancellation: PreparationCancellation
   /// Whether only prefetches asked for it when it started: its `async` work runs at a lower priority.
   let isPrefetch: Bool
   /// Whether it runs on the main thread, by hand (a test's `runPreparations()`): `async` work that awaits the main
-  /// actor needs the main run loop to turn while the render waits for it.
+  /// actor needs the main run loop to turn while the preparation waits for it.
   var turnsMainRunLoop = false
 }
 
-/// How a running render's cancellation reaches `async` work, which registers what to do then.
+/// How a running preparation's cancellation reaches `async` work, which registers what to do then.
 ///
 /// `@unchecked Sendable`: `cancelled` and `handler` are read and written only with `lock` held; the handler is
 /// called without it.
@@ -39,7 +39,7 @@ final class PreparationCancellation: @unchecked Sendable {
     handler?()
   }
 
-  /// Registers what cancelling does; called at once if the render was cancelled already.
+  /// Registers what cancelling does; called at once if the preparation was cancelled already.
   func onCancel(_ handler: @escaping @Sendable () -> Void) {
     lock.lock()
     guard !cancelled else {

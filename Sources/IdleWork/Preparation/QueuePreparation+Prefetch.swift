@@ -3,9 +3,9 @@ import Foundation
 /// Prefetching: preparations started for rows about to appear, so the row's first `cellForRowAt` finds its
 /// result cached, or joins the preparation under way.
 ///
-/// A prefetch is a request on a render, not a task: it never evicts, delays or starves a visible row's task.
-/// A task for the same content takes its render over (the prefetch ends as executed), and cancelling the
-/// prefetch then leaves the render running.
+/// A prefetch is a request on a preparation, not a task: it never evicts, delays or starves a visible row's task.
+/// A task for the same content takes its preparation over (the prefetch ends as executed), and cancelling the
+/// prefetch then leaves the preparation running.
 ///
 /// **The rows about to appear win.** Rows a prefetch wants are ranked in the order they will appear: within a
 /// call, the order given (nearest first); an older call's rows before a newer one's, since in a steady scroll they
@@ -17,7 +17,7 @@ import Foundation
 extension QueuePreparation {
   /// What ``IdleQueue/prefetch(_:from:first:)`` does, for each input in the order given (the nearest first).
   static func prefetch(
-    on queue: QueueCore, _ items: [(key: PreparedContent, work: RenderWork)],
+    on queue: QueueCore, _ items: [(key: PreparedContent, work: PreparationPlace)],
     sizing: (@Sendable (any Sendable) -> Int)?, first: Bool
   ) {
     guard !queue.isInvalidated else { return }
@@ -26,7 +26,7 @@ extension QueuePreparation {
   }
 
   private func prefetch(
-    _ items: [(key: PreparedContent, work: RenderWork)], sizing: (@Sendable (any Sendable) -> Int)?, first: Bool
+    _ items: [(key: PreparedContent, work: PreparationPlace)], sizing: (@Sendable (any Sendable) -> Int)?, first: Bool
   ) {
     // Results that finished and were not taken in yet go to the cache first: they are not prepared again.
     if hasArrivals { takeInPreparedResults() }
@@ -40,7 +40,7 @@ extension QueuePreparation {
       places = place + 1
       return place
     }
-    var new: [(key: PreparedContent, work: RenderWork, place: Int)] = []
+    var new: [(key: PreparedContent, work: PreparationPlace, place: Int)] = []
     for item in items {
       let key = item.key
       // Given twice in this call (two rows showing one photo): its first place stands.
@@ -53,7 +53,7 @@ extension QueuePreparation {
         if first { pending.want.place = min(pending.want.place, place) }
         pending.want.lastCall = call
         prefetches[key] = pending
-        pending.render.line.setDistance(pending.render, pending.want.place, exactly: true)
+        pending.run.line.setDistance(pending.run, pending.want.place, exactly: true)
         continue
       }
       prefetchCounts.added += 1
@@ -72,7 +72,7 @@ extension QueuePreparation {
           dropped.insert(victim.key)
           prefetchCounts.evicted += 1
         } else if let pending = prefetches[victim.key] {
-          count(endPrefetch(of: pending.render, key: victim.key), otherwise: \.evicted)
+          count(endPrefetch(of: pending.run, key: victim.key), otherwise: \.evicted)
         }
       }
       new.removeAll { dropped.contains($0.key) }
@@ -83,30 +83,31 @@ extension QueuePreparation {
     if mainLine.pool.hasStartableWork(of: mainLine) { queue.scheduler.setNeedsPass() }
   }
 
-  /// Starts a prefetch of `key`: joins a render under way for a task, or submits a new one.
+  /// Starts a prefetch of `key`: joins a preparation under way for a task, or submits a new one.
   private func start(
-    _ key: PreparedContent, _ work: RenderWork, place: Int, call: UInt64, sizing: (@Sendable (any Sendable) -> Int)?
+    _ key: PreparedContent, _ work: PreparationPlace, place: Int, call: UInt64,
+    sizing: (@Sendable (any Sendable) -> Int)?
   ) {
-    let render: PreparationRun
+    let run: PreparationRun
     if let shared = inFlight[key], shared.line.isJoinable(shared) {
       // Being prepared for a task already: the prefetch keeps it wanted while that task's cell is off screen.
-      render = shared
-      render.adoptResultBytes(sizing, for: nil)
-      render.line.setDistance(render, place)
-      render.isPrefetched = true
-      render.line.adjust(render, live: 1, wanted: 1)
+      run = shared
+      run.adoptResultBytes(sizing, for: nil)
+      run.line.setDistance(run, place)
+      run.isPrefetched = true
+      run.line.adjust(run, live: 1, wanted: 1)
     } else {
-      render = PreparationRun(line: line(for: work), content: key, resultBytes: sizing, prepare: work)
-      render.isPrefetched = true
-      render.life = PreparationLife(requests: .init(live: 1, wanted: 1))
-      render.distance = place
-      noteNewRender(for: key)
-      inFlight[key] = render
-      render.line.submit(render)
+      run = PreparationRun(line: line(for: work), content: key, resultBytes: sizing, prepare: work)
+      run.isPrefetched = true
+      run.life = PreparationLife(requests: .init(live: 1, wanted: 1))
+      run.distance = place
+      noteNewRun(for: key)
+      inFlight[key] = run
+      run.line.submit(run)
     }
-    render.wasPrefetched = true
+    run.wasPrefetched = true
     prefetches[key] = PendingPrefetch(
-      render: render, want: ResultCache.Want(firstCall: call, lastCall: call, place: place))
+      run: run, want: ResultCache.Want(firstCall: call, lastCall: call, place: place))
   }
 
   /// A pending prefetch's rank among the rows about to appear: larger goes first. Calls passed rank after every
@@ -143,44 +144,44 @@ extension QueuePreparation {
     callsPassedBefore = call
     cache.unwantCalls(before: call)
     for pending in prefetches.values where pending.want.lastCall < call {
-      pending.render.line.setDistance(pending.render, pending.want.place + Self.passedOffset, exactly: true)
+      pending.run.line.setDistance(pending.run, pending.want.place + Self.passedOffset, exactly: true)
     }
     noteCacheRoom()
   }
 
   /// What ``IdleQueue/cancelPrefetching(_:with:)`` does: each pending prefetch ends as cancelled, or as executed if
-  /// its render finished (the result is kept, as the next to go).
+  /// its preparation finished (the result is kept, as the next to go).
   func cancelPrefetching(_ keys: [PreparedContent]) {
     for key in keys {
       cache.unwant(key)
-      guard let render = prefetches[key]?.render else { continue }
-      count(endPrefetch(of: render, key: key), otherwise: \.cancelled)
+      guard let run = prefetches[key]?.run else { continue }
+      count(endPrefetch(of: run, key: key), otherwise: \.cancelled)
     }
     noteCacheRoom()
   }
 
-  /// A task for `key` joined `render`: its pending prefetch, if any, ends as executed — the task's now.
-  func prefetchTakenOver(_ render: PreparationRun, key: PreparedContent) {
-    guard render.isPrefetched, let pending = prefetches[key], pending.render === render else { return }
+  /// A task for `key` joined `run`: its pending prefetch, if any, ends as executed — the task's now.
+  func prefetchTakenOver(_ run: PreparationRun, key: PreparedContent) {
+    guard run.isPrefetched, let pending = prefetches[key], pending.run === run else { return }
     rowShown(fromCall: pending.want.firstCall)
-    endPrefetch(of: render, key: key)
+    endPrefetch(of: run, key: key)
     prefetchCounts.executed += 1
   }
 
-  /// How a render's result is kept when it arrives with no task waiting: wanted, if a prefetch not passed still
+  /// How a preparation's result is kept when it arrives with no task waiting: wanted, if a prefetch not passed still
   /// waits for it; the next to go, if its prefetch ended (cancelled or passed); else as used.
-  func keeping(forArrivalOf render: PreparationRun) -> ResultCache.Keeping {
-    guard let key = render.content, let pending = prefetches[key], pending.render === render else {
-      return render.wasPrefetched && !held.contains { $0 === render } ? .unwanted : .used
+  func keeping(forArrivalOf run: PreparationRun) -> ResultCache.Keeping {
+    guard let key = run.content, let pending = prefetches[key], pending.run === run else {
+      return run.wasPrefetched && !held.contains { $0 === run } ? .unwanted : .used
     }
     return pending.want.lastCall < callsPassedBefore ? .unwanted : .wanted(pending.want)
   }
 
-  /// A render's outcome arrived: its pending prefetch ends as executed (the result is in the cache) or failed.
-  func prefetchArrived(_ render: PreparationRun, succeeded: Bool) {
-    guard render.isPrefetched, let key = render.content, prefetches[key]?.render === render else { return }
+  /// A preparation's outcome arrived: its pending prefetch ends as executed (the result is in the cache) or failed.
+  func prefetchArrived(_ run: PreparationRun, succeeded: Bool) {
+    guard run.isPrefetched, let key = run.content, prefetches[key]?.run === run else { return }
     prefetches[key] = nil
-    render.isPrefetched = false
+    run.isPrefetched = false
     if succeeded { prefetchCounts.executed += 1 } else { prefetchCounts.failed += 1 }
   }
 
@@ -208,7 +209,7 @@ extension QueuePreparation {
     mainThreadWorkWasStartable = startable
   }
 
-  /// Counts a prefetch that ended: executed if its render had finished with a value (kept for later), failed if
+  /// Counts a prefetch that ended: executed if its preparation had finished with a value (kept for later), failed if
   /// with an error, else as `otherwise` (cancelled, evicted) — whether or not a pass took the outcome in first.
   private func count(_ finished: PreparationRun.Arrival, otherwise: WritableKeyPath<PrefetchCounts, Int>) {
     switch finished {
@@ -218,16 +219,16 @@ extension QueuePreparation {
     }
   }
 
-  /// Takes the prefetch's request out of its render; returns how the render had finished, if it had: with a value
+  /// Takes the prefetch's request out of its preparation; returns how the preparation had finished, if it had: with a value
   /// (kept for later all the same) or an error.
   @discardableResult
-  private func endPrefetch(of render: PreparationRun, key: PreparedContent) -> PreparationRun.Arrival {
+  private func endPrefetch(of run: PreparationRun, key: PreparedContent) -> PreparationRun.Arrival {
     prefetches[key] = nil
-    render.isPrefetched = false
-    render.line.forgetDistance(render)
-    let finished = render.line.adjust(render, live: -1, wanted: -1)
-    if !render.hasLiveRequests, inFlight[key] === render,
-      !held.contains(where: { $0 === render })
+    run.isPrefetched = false
+    run.line.forgetDistance(run)
+    let finished = run.line.adjust(run, live: -1, wanted: -1)
+    if !run.hasLiveRequests, inFlight[key] === run,
+      !held.contains(where: { $0 === run })
     {
       inFlight[key] = nil
     }

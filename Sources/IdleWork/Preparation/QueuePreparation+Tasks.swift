@@ -3,13 +3,13 @@ import Foundation
 /// Prepared tasks: a `prepare` run off the main thread by the queue's ``WorkerPool``, an `apply` run in the
 /// queue's passes under the same rules as every task.
 ///
-/// **Staleness at every step.** A task's configuration is checked before its render starts (a new
-/// configuration of the cell, or every requester leaving, drops a render not started), offered to the
-/// render as `isCancelled`, checked when the result arrives and again before the apply (the pass's usual
+/// **Staleness at every step.** A task's configuration is checked before its preparation starts (a new
+/// configuration of the cell, or every requester leaving, drops a preparation not started), offered to the
+/// preparation as `isCancelled`, checked when the result arrives and again before the apply (the pass's usual
 /// check). A result is never applied to a cell configured again or released.
 ///
 /// **Accounting.** Each task ends as executed (applied), stale (``QueuePreparation/staleAfterPrepare`` says
-/// whether after its result arrived), evicted, cancelled or failed, or is pending; a render whose result no
+/// whether after its result arrived), evicted, cancelled or failed, or is pending; a preparation whose result no
 /// task applied is counted wasted.
 extension QueuePreparation {
   /// The preparation half of `queue`, made on first use: a line into the process's worker pool (or, on a
@@ -31,7 +31,7 @@ extension QueuePreparation {
   static func addTask(
     to queue: QueueCore, key: TaskKey, record: CellRegistry.Record?, content: PreparedContent?, discardable: Bool,
     estimatedCost: TimeInterval?, resultBytes: (@Sendable (any Sendable) -> Int)?,
-    prepare: RenderWork,
+    prepare: PreparationPlace,
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
@@ -43,7 +43,7 @@ extension QueuePreparation {
 
   private func addTask(
     key: TaskKey, record: CellRegistry.Record?, content: PreparedContent?, discardable: Bool, cost: UInt64?,
-    resultBytes: (@Sendable (any Sendable) -> Int)?, prepare: RenderWork,
+    resultBytes: (@Sendable (any Sendable) -> Int)?, prepare: PreparationPlace,
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) -> IdleTaskHandle {
     // A result kept for this content applies at once: the row shows it in this very `cellForRowAt`. (Results that
@@ -58,33 +58,33 @@ extension QueuePreparation {
       return IdleTaskHandle(queue: nil, seq: 0)
     }
     let binding = record.map { CellBinding(current: $0) }
-    var render: PreparationRun
+    var run: PreparationRun
     var isNew = false
     var isJoiningPrefetch = false
     if let content, let shared = inFlight[content], shared.line.isJoinable(shared) {
       // Waiting, running, or finished with its result on the way to a pass (a row reloaded meanwhile).
-      render = shared
+      run = shared
       isJoiningPrefetch = shared.isPrefetched
     } else {
-      render = PreparationRun(line: line(for: prepare), content: content, resultBytes: nil, prepare: prepare)
+      run = PreparationRun(line: line(for: prepare), content: content, resultBytes: nil, prepare: prepare)
       isNew = true
       if let content {
-        noteNewRender(for: content)
-        inFlight[content] = render
+        noteNewRun(for: content)
+        inFlight[content] = run
       }
     }
     let request = PreparedRequest(
-      client: self, render: render, binding: binding, isDiscardable: discardable, apply: apply)
-    render.adoptResultBytes(resultBytes, for: request)
-    render.requests.append(request)
+      client: self, run: run, binding: binding, isDiscardable: discardable, apply: apply)
+    run.adoptResultBytes(resultBytes, for: request)
+    run.requests.append(request)
     if isNew {
       // Not shared with a worker yet: its counts are set before the pool sees it.
-      render.life = PreparationLife(requests: request.counts)
-      render.line.submit(render)
+      run.life = PreparationLife(requests: request.counts)
+      run.line.submit(run)
     } else {
       request.join()
       // A pending prefetch of this content ends: the preparation is this task's now (visible work).
-      if isJoiningPrefetch, let content { prefetchTakenOver(render, key: content) }
+      if isJoiningPrefetch, let content { prefetchTakenOver(run, key: content) }
     }
     if let record {
       if record.laterTasks == nil { record.laterTasks = [] }
@@ -111,48 +111,48 @@ extension QueuePreparation {
     guard !arrivals.isEmpty else { return }
     let wasTakingIn = isTakingIn  // (the app's sizing code may prefetch, which takes in what arrived since)
     isTakingIn = true
-    for (render, outcome) in arrivals {
-      if let content = render.content, inFlight[content] === render {
+    for (run, outcome) in arrivals {
+      if let content = run.content, inFlight[content] === run {
         inFlight[content] = nil
       }
       var removed: [TaskList<QueuedTask>.Removal] = []
       switch outcome {
       case .success(let value):
-        render.arrival = .value
+        run.arrival = .value
         // Kept for later with no task waiting: a prefetch's, or one whose row was just configured again (the task
         // it adds next applies it from the cache); such a result counts wasted only if it leaves the cache unused.
-        render.keptForLater =
-          cache.limit > 0 && !render.hasLiveRequests
-          && (render.wasPrefetched || held.contains { $0 === render })
-        if let content = render.content, cache.limit > 0 {
-          let bytes = render.resultBytes(of: value)
-          if render.line === mainLine { mainLine.measured(bytes, of: render) }
+        run.keptForLater =
+          cache.limit > 0 && !run.hasLiveRequests
+          && (run.wasPrefetched || held.contains { $0 === run })
+        if let content = run.content, cache.limit > 0 {
+          let bytes = run.resultBytes(of: value)
+          if run.line === mainLine { mainLine.measured(bytes, of: run) }
           cache.insert(
             value, bytes: bytes, for: content,
-            keeping: render.keptForLater ? keeping(forArrivalOf: render) : .used, heldByTasks: render.hasLiveRequests)
+            keeping: run.keptForLater ? keeping(forArrivalOf: run) : .used, heldByTasks: run.hasLiveRequests)
           // Its tasks hold the value until they apply it or leave: it stays in the cache, counted against the
           // limit, until then (``settleIfDone(_:_:)`` unpins it), so the bytes kept never exceed the limit
           // while evicted results live on in tasks.
-          if render.hasLiveRequests { render.cachePin = cache.pin(content) }
+          if run.hasLiveRequests { run.cachePin = cache.pin(content) }
         }
-        prefetchArrived(render, succeeded: true)
-        for request in render.requests {
+        prefetchArrived(run, succeeded: true)
+        for request in run.requests {
           // Also to tasks whose configuration was replaced while it was prepared: they leave as stale after
-          // their render, at once.
+          // their preparation, at once.
           request.deliver(value)
           if request.binding?.state == .stale, let removal = queue.list.skipAsStale(request.seq) {
             removed.append(removal)
           }
         }
       case .failure:
-        render.arrival = .error
-        prefetchArrived(render, succeeded: false)
-        for request in render.requests where request.isLive {
+        run.arrival = .error
+        prefetchArrived(run, succeeded: false)
+        for request in run.requests where request.isLive {
           if let removal = queue.list.fail(request.seq) { removed.append(removal) }
         }
       }
       queue.release(removed)
-      settleIfDone(render)
+      settleIfDone(run)
     }
     isTakingIn = wasTakingIn
     noteCacheRoom()
@@ -160,7 +160,7 @@ extension QueuePreparation {
     if !queue.list.isEmpty { queue.frameClock?.start() }
   }
 
-  /// A cell went off screen or came back: its prepared tasks' renders are wanted accordingly.
+  /// A cell went off screen or came back: its prepared tasks' preparations are wanted accordingly.
   func cellDisplayChanged(_ record: CellRegistry.Record) {
     guard let tasks = record.laterTasks else { return }
     for case let request as PreparedRequest in tasks { request.setWanted(record.isDisplayed) }
@@ -168,18 +168,18 @@ extension QueuePreparation {
 
   /// A new configuration of a cell replaced the one these prepared tasks belong to: they leave at once, as
   /// stale (``IdleQueue/Statistics-swift.struct/staleAfterPrepare`` says whether their result had arrived by
-  /// then), so that a render no other task waits for is dropped if it has not started, or told it is
-  /// cancelled. A render with content that loses its last task this way is held joinable until the main
+  /// then), so that a preparation no other task waits for is dropped if it has not started, or told it is
+  /// cancelled. A preparation with content that loses its last task this way is held joinable until the main
   /// thread has finished what it is doing (the `cellForRowAt` that called `bind`): the task the same call
   /// adds next for the same content joins it instead of starting it again.
   func detached(_ requests: [PreparedRequest]) {
     for request in requests where request.isLive {
-      let render = request.render
-      if render.content != nil, render.arrival == .none, !render.isPrefetched,
-        !held.contains(where: { $0 === render }),
-        render.requests.filter({ $0.isLive }).count == 1
+      let run = request.run
+      if run.content != nil, run.arrival == .none, !run.isPrefetched,
+        !held.contains(where: { $0 === run }),
+        run.requests.filter({ $0.isLive }).count == 1
       {
-        hold(render)
+        hold(run)
       }
       if let removal = queue.list.skipAsStale(request.seq) {
         queue.release([removal])
@@ -189,42 +189,42 @@ extension QueuePreparation {
     }
   }
 
-  /// Keeps `render` joinable (one more live count) until ``releaseHeldRenders()``, which the next pass or the
+  /// Keeps `run` joinable (one more live count) until ``releaseHeldRuns()``, which the next pass or the
   /// main queue's next turn calls, whichever comes first.
-  private func hold(_ render: PreparationRun) {
-    render.line.adjust(render, live: 1)
-    held.append(render)
+  private func hold(_ run: PreparationRun) {
+    run.line.adjust(run, live: 1)
+    held.append(run)
     guard !releaseOfHeldPending else { return }
     releaseOfHeldPending = true
     DispatchQueue.main.async { [weak self] in
-      MainActor.assumeIsolated { self?.releaseHeldRenders() }
+      MainActor.assumeIsolated { self?.releaseHeldRuns() }
     }
     queue.scheduler.setNeedsPass()
   }
 
-  /// Lets go of the renders held joinable after their cell was configured again: one that no task joined is
+  /// Lets go of the preparations held joinable after their cell was configured again: one that no task joined is
   /// dropped if it has not started, or told it is cancelled.
-  func releaseHeldRenders() {
+  func releaseHeldRuns() {
     guard !held.isEmpty else { return }
     let released = held
     held = []
     releaseOfHeldPending = false
-    for render in released {
-      render.line.adjust(render, live: -1)
-      if !render.hasLiveRequests, !render.isPrefetched, let content = render.content,
-        inFlight[content] === render
+    for run in released {
+      run.line.adjust(run, live: -1)
+      if !run.hasLiveRequests, !run.isPrefetched, let content = run.content,
+        inFlight[content] === run
       {
         inFlight[content] = nil
       }
     }
   }
 
-  /// Drops the waiting tasks of `render` whose cell was released (the main thread's answer to a running
-  /// render's `isCancelled()` poll): with none left, the render is told it is cancelled.
-  func dropReleasedCells(of render: PreparationRun) {
-    line.cellsChecked(render)
+  /// Drops the waiting tasks of `run` whose cell was released (the main thread's answer to a running
+  /// preparation's `isCancelled()` poll): with none left, the preparation is told it is cancelled.
+  func dropReleasedCells(of run: PreparationRun) {
+    line.cellsChecked(run)
     var removed: [TaskList<QueuedTask>.Removal] = []
-    for request in render.requests where request.isLive {
+    for request in run.requests where request.isLive {
       guard let binding = request.binding, !binding.record.isAlive else { continue }
       if let removal = queue.list.skipAsStale(request.seq) { removed.append(removal) }
     }
@@ -234,13 +234,13 @@ extension QueuePreparation {
   /// A prepared task left the list as `fate` (or ran, `.executed`).
   func preparedTaskLeft(_ request: PreparedRequest, fate: TaskFate) {
     // After its prepare: the result had arrived — taken in, or finished and on its way to the main thread.
-    if fate == .stale, request.hasArrived || request.render.line.hasFinished(request.render) {
+    if fate == .stale, request.hasArrived || request.run.line.hasFinished(request.run) {
       staleAfterPrepare += 1
     }
-    // Out of its render's requests too: the two hold each other, and a render that never arrives (dropped
+    // Out of its preparation's requests too: the two hold each other, and a preparation that never arrives (dropped
     // before it started, or running when the queue ended) is never settled, which would keep both alive.
-    request.render.requests.removeAll { $0 === request }
-    request.render.forgetResultBytes(of: request)
+    request.run.requests.removeAll { $0 === request }
+    request.run.forgetResultBytes(of: request)
     requestLeft(request)
     if let record = request.binding?.record, var requests = record.laterTasks {
       requests.removeAll { $0 === request }
@@ -248,56 +248,56 @@ extension QueuePreparation {
     }
   }
 
-  /// Takes `request` out of its render's counts; a render no task waits for any more is settled.
+  /// Takes `request` out of its preparation's counts; a preparation no task waits for any more is settled.
   private func requestLeft(_ request: PreparedRequest) {
     guard request.leave() else { return }
-    let render = request.render
-    if !render.hasLiveRequests, !render.isPrefetched, let content = render.content,
-      inFlight[content] === render, !held.contains(where: { $0 === render })
+    let run = request.run
+    if !run.hasLiveRequests, !run.isPrefetched, let content = run.content,
+      inFlight[content] === run, !held.contains(where: { $0 === run })
     {
       // Doomed (its work may already have been told it is cancelled): no later task joins it.
       inFlight[content] = nil
     }
-    settleIfDone(render)
+    settleIfDone(run)
   }
 
-  /// Counts a render whose result arrived once no task waits for it: wasted if none applied it.
-  private func settleIfDone(_ render: PreparationRun) {
-    guard !render.settled, !render.hasLiveRequests, render.arrival != .none else { return }
-    render.settled = true
-    if let pin = render.cachePin {
-      render.cachePin = nil
+  /// Counts a preparation whose result arrived once no task waits for it: wasted if none applied it.
+  private func settleIfDone(_ run: PreparationRun) {
+    guard !run.settled, !run.hasLiveRequests, run.arrival != .none else { return }
+    run.settled = true
+    if let pin = run.cachePin {
+      run.cachePin = nil
       cache.unpin(pin)
       noteCacheRoom()
     }
-    render.requests = []
-    if render.arrival == .value, !render.applied, !render.keptForLater { wasted += 1 }
+    run.requests = []
+    if run.arrival == .value, !run.applied, !run.keptForLater { wasted += 1 }
   }
 
   /// Runs a prepared task's apply (its result has arrived and its configuration is current).
   func applyPrepared(_ request: PreparedRequest, cell: AnyObject?) {
     guard let value = request.value else { return }
     // Counted applied before the apply runs: an apply that configures its cell again (a row reloaded for its
-    // new height) takes the task out of its render meanwhile, which must not find the render wasted.
-    request.render.applied = true
+    // new height) takes the task out of its preparation meanwhile, which must not find the preparation wasted.
+    request.run.applied = true
     request.apply(cell, value)
   }
 
-  /// Ends the preparation half: renders not started are dropped, results not taken in are released here
+  /// Ends the preparation half: preparations not started are dropped, results not taken in are released here
   /// (on the main thread) and workers end.
   func queueEnded() {
-    releaseHeldRenders()
+    releaseHeldRuns()
     cancelAllPrefetches()
     let closed = line.close()
     let closedMain = mainLine.close()
     // Main-thread work under way has no worker to finish it: it ends here, and what its slices captured goes.
-    mainThreadRender = nil
-    passedOverRenders = []
+    mainThreadRun = nil
+    passedOverRuns = []
     let underWay = mainLine.pool.endAllByHand(of: mainLine)
-    for render in underWay + closedMain.dropped.compactMap({ $0 as? PreparationRun }) { render.endMainThreadWork() }
-    for (render, outcome) in closed.arrivals + closedMain.arrivals {
-      if case .success = outcome { render.arrival = .value } else { render.arrival = .error }
-      settleIfDone(render)
+    for run in underWay + closedMain.dropped.compactMap({ $0 as? PreparationRun }) { run.endMainThreadWork() }
+    for (run, outcome) in closed.arrivals + closedMain.arrivals {
+      if case .success = outcome { run.arrival = .value } else { run.arrival = .error }
+      settleIfDone(run)
     }
     withExtendedLifetime((closed, closedMain)) {}  // released here, on the main thread, outside the pool's lock
     cache.removeAll()
@@ -329,9 +329,9 @@ extension QueuePreparation: LaterWorkClient {
   func takeInArrivals() { takeInPreparedResults() }
 
   func passEnded() {
-    passedOverRenders = []
-    mainThreadRender = nil
-    releaseHeldRenders()
+    passedOverRuns = []
+    mainThreadRun = nil
+    releaseHeldRuns()
   }
 
   func cancelAll() { cancelAllPrefetches() }

@@ -1,34 +1,34 @@
 import Foundation
 
 /// A queue's preparation half, the client of its later tasks (``LaterWork``), made with its first prepared task or
-/// prefetch: its line into the worker pool, the result cache, the renders in flight by input (for sharing), the
+/// prefetch: its line into the worker pool, the result cache, the preparations in flight by input (for sharing), the
 /// prefetches and the counts the queue's statistics add. It reaches the queue only through what a client of later
 /// tasks uses: enqueueing them, skipping them as stale, failing them, recording cache hits.
 @MainActor
 final class QueuePreparation {
   /// The queue it serves, which owns it.
   unowned let queue: QueueCore
-  /// Its line into the worker pool, and the line of its main-thread renders, which its passes run.
+  /// Its line into the worker pool, and the line of its main-thread preparations, which its passes run.
   let line: PreparationLine
   let mainLine: PreparationLine
-  /// The main-thread render the pass picked, whose slices it runs.
-  var mainThreadRender: PreparationRun?
-  /// Main-thread renders the pass did not admit since its search last ran something: the next pick passes them by.
-  var passedOverRenders: [PreparationRun] = []
+  /// The main-thread preparation the pass picked, whose slices it runs.
+  var mainThreadRun: PreparationRun?
+  /// Main-thread preparations the pass did not admit since its search last ran something: the next pick passes them by.
+  var passedOverRuns: [PreparationRun] = []
 
   /// What a slice of each main-thread preparation costs (moving average, nanoseconds), and whose slice ran last:
   /// a prefetch is admitted by its own preparation's cost, never by another's.
   var sliceCosts: [PreparationIdentity: UInt64] = [:]
   var lastSliceIdentity: PreparationIdentity?
   let cache: ResultCache
-  /// Renders that have not finished, by content: a task for the same content joins one of these.
+  /// Preparations that have not finished, by content: a task for the same content joins one of these.
   var inFlight: [PreparedContent: PreparationRun] = [:]
   /// Stale tasks whose result had arrived (see ``IdleQueue/Statistics/staleAfterPrepare``).
   var staleAfterPrepare = 0
-  /// Renders finished and applied by no task (see ``IdleQueue/Statistics/wastedPreparations``).
+  /// Preparations finished and applied by no task (see ``IdleQueue/Statistics/wastedPreparations``).
   var wasted = 0
-  /// Renders kept joinable for a moment after a new configuration of their cell took their last request, so a
-  /// reload of the row with the same content joins the running render (see ``detached(_:)``).
+  /// Preparations kept joinable for a moment after a new configuration of their cell took their last request, so a
+  /// reload of the row with the same content joins the running preparation (see ``detached(_:)``).
   var held: [PreparationRun] = []
   /// Whether a release of ``held`` is on its way to the main queue.
   var releaseOfHeldPending = false
@@ -48,7 +48,7 @@ final class QueuePreparation {
   /// See ``IdleQueue/Statistics-swift.struct/duplicatePreparations``.
   var duplicates = 0
   /// The unnamed preparation that last made each input (keyed by its content without the preparation), while its
-  /// result is in flight or kept: a new render looks there for another's result.
+  /// result is in flight or kept: a new preparation looks there for another's result.
   var makers: [PreparedContent: PreparationIdentity] = [:]
 
   init(queue: QueueCore, pool: WorkerPool) {
@@ -56,11 +56,11 @@ final class QueuePreparation {
     let cacheLimit = queue.cacheLimit
     let line = PreparationLine(
       pool: pool, limit: queue.workerLimit, measuresResults: cacheLimit > 0, wake: queue.scheduler.waker,
-      checkCells: { [weak queue] render in
-        MainActor.assumeIsolated { (queue?.client as? QueuePreparation)?.dropReleasedCells(of: render) }
+      checkCells: { [weak queue] run in
+        MainActor.assumeIsolated { (queue?.client as? QueuePreparation)?.dropReleasedCells(of: run) }
       })
     self.line = line
-    // Main-thread renders begun and not finished at most: a visible row's may begin while others wait mid-way.
+    // Main-thread preparations begun and not finished at most: a visible row's may begin while others wait mid-way.
     mainLine = PreparationLine(
       pool: WorkerPool(byHand: true), limit: 16, measuresResults: false, wake: queue.scheduler.waker,
       checkCells: { _ in })
@@ -71,14 +71,14 @@ final class QueuePreparation {
 }
 
 extension QueuePreparation {
-  /// A render starts for `key`: counted a duplicate if another unnamed preparation of the same types made this input
+  /// A preparation starts for `key`: counted a duplicate if another unnamed preparation of the same types made this input
   /// and its result is kept, or is making it now.
-  func noteNewRender(for key: PreparedContent) {
+  func noteNewRun(for key: PreparedContent) {
     guard !key.work.isNamed else { return }
     let input = key.made(by: .instance(0))
     if let other = makers[input], other != key.work, isMadeOrKept(key.made(by: other)) { duplicates += 1 }
     makers[input] = key.work
-    // Entries whose result went: dropped once they are most of the index, at amortised O(1) per render.
+    // Entries whose result went: dropped once they are most of the index, at amortised O(1) per preparation.
     if makers.count > 64, makers.count > 2 * (inFlight.count + cache.count) {
       makers = makers.filter { isMadeOrKept($0.key.made(by: $0.value)) }
     }
@@ -86,17 +86,17 @@ extension QueuePreparation {
 
   private func isMadeOrKept(_ key: PreparedContent) -> Bool { inFlight[key] != nil || cache.contains(key) }
 
-  /// The line a render with `work` goes to.
-  func line(for work: RenderWork) -> PreparationLine {
+  /// The line a preparation with `work` goes to.
+  func line(for work: PreparationPlace) -> PreparationLine {
     if case .mainThread = work { return mainLine }
     return line
   }
 }
 
-/// A prefetch not yet ended: its render, and the calls that asked for it with its place in the order rows will
+/// A prefetch not yet ended: its preparation, and the calls that asked for it with its place in the order rows will
 /// appear (smaller is sooner; the pool's order among prefetches).
 struct PendingPrefetch {
-  let render: PreparationRun
+  let run: PreparationRun
   var want: ResultCache.Want
 }
 

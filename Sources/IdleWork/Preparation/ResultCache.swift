@@ -43,7 +43,7 @@ final class ResultCache {
     var unusedPrefetch = false
     /// The prefetch that wants it, if one does.
     var wanted: Want?
-    /// Renders whose tasks are still to apply this result (``pin(_:)``): while above 0 the slot is in neither the
+    /// Preparations whose tasks are still to apply this result (``pin(_:)``): while above 0 the slot is in neither the
     /// order of use nor the wanted set, so it is never evicted while alive in those tasks.
     var pins = 0
     /// Which filling of the slot this is: a ``Pin`` on an earlier result kept here releases nothing of this one.

@@ -1,20 +1,20 @@
 import Foundation
 
-/// The one process-wide pool of workers that runs every queue's renders (``shared``), so an app with a queue per
+/// The one process-wide pool of workers that runs every queue's preparations (``shared``), so an app with a queue per
 /// screen still has at most ``limit`` running at once: the largest ``IdleQueue/Configuration/workers`` of its
 /// queues. Each queue reaches it through its own ``PreparationLine``, bounded by its own `workers`.
 ///
-/// The pool keeps its own list of renders not started, so unstarted work can be removed and the order is the app's
-/// (``WorkerPick``); a render leaves the list only when a worker is free for it. A worker is a lane: two serial
-/// dispatch queues, one on the global `userInitiated` queue for visible rows' renders and one on the `utility` queue
+/// The pool keeps its own list of preparations not started, so unstarted work can be removed and the order is the app's
+/// (``WorkerPick``); a preparation leaves the list only when a worker is free for it. A worker is a lane: two serial
+/// dispatch queues, one on the global `userInitiated` queue for visible rows' preparations and one on the `utility` queue
 /// for prefetches', so a prefetch takes only the cores visible work leaves (on Linux too, where libdispatch runs
 /// those queues' threads at a niceness per class). A visible row that joins a running prefetch sends its queue an
 /// empty `userInitiated` block: on Apple's platforms that overrides the running block's QoS; Linux's libdispatch has
 /// no such override, and the prefetch ends at `utility`.
 ///
-/// The pool never drops the last reference to a render or an outcome: what a render captured may have to be
+/// The pool never drops the last reference to a preparation or an outcome: what a preparation captured may have to be
 /// freed on the main thread and never under a lock, so it goes to ``releaseOnMain(_:)``'s bin, emptied on the main
-/// queue outside the lock. A pool made `byHand` dispatches nothing: tests run renders with ``runByHand(maximum:)``.
+/// queue outside the lock. A pool made `byHand` dispatches nothing: tests run preparations with ``runByHand(maximum:)``.
 ///
 /// `@unchecked Sendable`: every mutable field — here, in the ``PreparationLine``s and in the lock-guarded fields of
 /// the ``PreparationRun``s — is read and written only with `lock` held; `byHand` and `submit` are
@@ -25,29 +25,29 @@ final class WorkerPool: @unchecked Sendable {
 
   let lock = NSLock()
   let byHand: Bool
-  /// Sends a render's block to its lane at its QoS (tests log what is asked of it).
+  /// Sends a preparation's block to its lane at its QoS (tests log what is asked of it).
   private let submit: Submit
-  /// Renders not started, in submission order (entries dropped meanwhile are skipped and compacted away).
+  /// Preparations not started, in submission order (entries dropped meanwhile are skipped and compacted away).
   private var waiting: [PreparationRun] = []
   /// Entries of `waiting` that were dropped and not yet taken out.
   private var droppedInWaiting = 0
   private var lines: [ObjectIdentifier: Int] = [:]
   /// Workers busy at most: the largest bound of the open lines.
   private var limit = 0
-  /// The lanes made so far, and those with no render.
+  /// The lanes made so far, and those with no preparation.
   private var lanes: [Lane] = []
   private var freeLanes: [Int] = []
-  /// The render each busy lane's block is to run.
-  private var laneRenders: [Int: PreparationRun] = [:]
+  /// The preparation each busy lane's block is to run.
+  private var laneRuns: [Int: PreparationRun] = [:]
   private var peak = 0
-  /// Renders running that started while no visible request wanted them (prefetches).
+  /// Preparations running that started while no visible request wanted them (prefetches).
   private var prefetchesRunning = 0
   /// References to drop on the main thread (see ``releaseOnMain(_:)``).
   private var releaseBin: [AnyObject] = []
   /// When a start the pacing held back is due, if one is scheduled.
   private var pacingWakeAt: UInt64?
 
-  /// A worker: where its visible rows' renders run, and where its prefetches do.
+  /// A worker: where its visible rows' preparations run, and where its prefetches do.
   private struct Lane {
     let visible: DispatchQueue
     let prefetch: DispatchQueue
@@ -77,55 +77,55 @@ final class WorkerPool: @unchecked Sendable {
     defer { lock.unlock() }
     lines[ObjectIdentifier(line)] = line.limit
     limit = max(limit, line.limit)
-    startWorkerLocked()  // renders already waiting may start on the lanes a larger limit allows
+    startWorkerLocked()  // preparations already waiting may start on the lanes a larger limit allows
   }
 
-  /// A line closed: its waiting renders are dropped and returned, to release on the main thread.
+  /// A line closed: its waiting preparations are dropped and returned, to release on the main thread.
   func closeLocked(_ line: PreparationLine) -> [PreparationRun] {
     lines[ObjectIdentifier(line)] = nil
     limit = lines.values.max() ?? 0
     var dropped: [PreparationRun] = []
-    for render in waiting where render.line === line && render.phase == .waiting {
-      _ = render.life.apply(.queueEnded)  // (the line's count of wanted waiting renders goes with it)
-      dropped.append(render)
+    for run in waiting where run.line === line && run.phase == .waiting {
+      _ = run.life.apply(.queueEnded)  // (the line's count of wanted waiting preparations goes with it)
+      dropped.append(run)
     }
     compactLocked()
     return dropped
   }
 
-  /// Takes the dropped renders out of `waiting`, into the release bin: they may be the last references.
+  /// Takes the dropped preparations out of `waiting`, into the release bin: they may be the last references.
   private func compactLocked() {
     var kept: [PreparationRun] = []
     var gone: [AnyObject] = []
-    for render in waiting {
-      if render.phase == .waiting { kept.append(render) } else { gone.append(render) }
+    for run in waiting {
+      if run.phase == .waiting { kept.append(run) } else { gone.append(run) }
     }
     waiting = kept
     droppedInWaiting = 0
     releaseOnMainLocked(gone)
   }
 
-  /// Puts a new render in line; starts a worker for it if some request wants it now.
-  func submitLocked(_ render: PreparationRun) {
-    waiting.append(render)
-    if render.urgent > 0 { visibleRowArrivedLocked(render) }
-    if render.wanted > 0 { startWorkerLocked() }
+  /// Puts a new preparation in line; starts a worker for it if some request wants it now.
+  func submitLocked(_ run: PreparationRun) {
+    waiting.append(run)
+    if run.urgent > 0 { visibleRowArrivedLocked(run) }
+    if run.wanted > 0 { startWorkerLocked() }
   }
 
-  /// A waiting render was dropped: it is skipped, and the list compacted once dropped entries are half of it.
+  /// A waiting preparation was dropped: it is skipped, and the list compacted once dropped entries are half of it.
   func droppedLocked() {
     droppedInWaiting += 1
     if droppedInWaiting >= 32, droppedInWaiting * 2 >= waiting.count { compactLocked() }
   }
 
-  /// Some render of `line` may have become runnable (wanted, or the line below its bound again).
+  /// Some preparation of `line` may have become runnable (wanted, or the line below its bound again).
   func wantedLocked() { startWorkerLocked() }
 
   func waitingCountLocked(of line: PreparationLine) -> Int {
     waiting.reduce(0) { $0 + ($1.line === line && $1.phase == .waiting ? 1 : 0) }
   }
 
-  /// Workers busy now (lanes with a render), and the most busy at once.
+  /// Workers busy now (lanes with a preparation), and the most busy at once.
   var threadCounts: (now: Int, peak: Int) {
     lock.lock()
     defer { lock.unlock() }
@@ -148,12 +148,12 @@ final class WorkerPool: @unchecked Sendable {
 
   // MARK: Running
 
-  /// Runs up to `maximum` renders on the calling thread, in the order workers take them; returns how many.
+  /// Runs up to `maximum` preparations on the calling thread, in the order workers take them; returns how many.
   func runByHand(maximum: Int) -> Int {
     var count = 0
     lock.lock()
-    while count < maximum, let render = pickLocked() {
-      let wakes = runLocked(render)
+    while count < maximum, let run = pickLocked() {
+      let wakes = runLocked(run)
       lock.unlock()
       for wake in wakes { wake() }
       lock.lock()
@@ -163,13 +163,13 @@ final class WorkerPool: @unchecked Sendable {
     return count
   }
 
-  // MARK: Main-thread renders
+  // MARK: Main-thread preparations
 
   // A queue's main-thread preparations live in a pool of their own made `byHand`, so that the bookkeeping of
-  // workers' renders (waiting, wanted, dropped, cancelled, arrived) serves them unchanged; the queue's passes
+  // workers' preparations (waiting, wanted, dropped, cancelled, arrived) serves them unchanged; the queue's passes
   // choose, start and finish them with the calls below.
 
-  /// What a render started by hand may do now.
+  /// What a preparation started by hand may do now.
   enum ByHand {
     /// Run its next slice.
     case run
@@ -179,36 +179,36 @@ final class WorkerPool: @unchecked Sendable {
     case none
   }
 
-  /// Starts `render` on the calling thread if it waits and a request wants it; says whether it may run a slice.
-  func startByHand(_ render: PreparationRun) -> ByHand {
+  /// Starts `run` on the calling thread if it waits and a request wants it; says whether it may run a slice.
+  func startByHand(_ run: PreparationRun) -> ByHand {
     lock.lock()
     defer { lock.unlock() }
-    if render.phase == .running { return render.isCancelledLocked() ? .cancelled : .run }
-    guard render.phase == .waiting, render.wanted > 0, !render.line.isClosed,
-      let index = waiting.firstIndex(where: { $0 === render })
+    if run.phase == .running { return run.isCancelledLocked() ? .cancelled : .run }
+    guard run.phase == .waiting, run.wanted > 0, !run.line.isClosed,
+      let index = waiting.firstIndex(where: { $0 === run })
     else { return .none }
     markRunningLocked(waiting.remove(at: index))
     return .run
   }
 
-  /// The renders under way on the calling thread that nothing waits for any more: their next step only ends them.
+  /// The preparations under way on the calling thread that nothing waits for any more: their next step only ends them.
   func abandonedByHand(of line: PreparationLine) -> [PreparationRun] {
     lock.lock()
     defer { lock.unlock() }
-    return line.runningRenders.filter { $0.live == 0 }
+    return line.runsUnderWay.filter { $0.live == 0 }
   }
 
-  /// The render to run next on the calling thread, with whether a visible row's request wants it; `nil` if none
+  /// The preparation to run next on the calling thread, with whether a visible row's request wants it; `nil` if none
   /// waits. It is only chosen: ``startByHand(_:)`` starts it once the pass admits it. Those in `passedOver` are
   /// not chosen. A visible row's under way comes first; then a visible row's the pick rule chooses; then any under
   /// way (a prefetch's, or a row's gone off screen); then the prefetch the pick rule chooses.
   func nextByHand(
     of line: PreparationLine, passingOver passedOver: [PreparationRun] = []
-  ) -> (render: PreparationRun, isVisible: Bool)? {
+  ) -> (run: PreparationRun, isVisible: Bool)? {
     lock.lock()
     defer { lock.unlock() }
-    func isEligible(_ render: PreparationRun) -> Bool { !passedOver.contains { $0 === render } }
-    let running = line.runningRenders.filter(isEligible)
+    func isEligible(_ run: PreparationRun) -> Bool { !passedOver.contains { $0 === run } }
+    let running = line.runsUnderWay.filter(isEligible)
     if let visible = running.first(where: { $0.urgent > 0 }) { return (visible, true) }
     let chosen = chooseLocked(passingOver: passedOver).map { waiting[$0.index] }
     if let chosen, chosen.urgent > 0 { return (chosen, true) }
@@ -216,29 +216,29 @@ final class WorkerPool: @unchecked Sendable {
     return chosen.map { ($0, false) }
   }
 
-  /// Ends every render of `line` under way on the calling thread (its queue ended); returns them, for the caller to
+  /// Ends every preparation of `line` under way on the calling thread (its queue ended); returns them, for the caller to
   /// release what their work captured.
   func endAllByHand(of line: PreparationLine) -> [PreparationRun] {
     lock.lock()
     defer { lock.unlock() }
-    let ended = line.runningRenders
-    for render in ended { endRunLocked(render, succeeded: false) }
+    let ended = line.runsUnderWay
+    for run in ended { endRunLocked(run, succeeded: false) }
     return ended
   }
 
-  /// A render started by hand ended with `outcome`: it arrives as a worker's would.
-  func finishByHand(_ render: PreparationRun, _ outcome: Result<any Sendable, any Error>) {
+  /// A preparation started by hand ended with `outcome`: it arrives as a worker's would.
+  func finishByHand(_ run: PreparationRun, _ outcome: Result<any Sendable, any Error>) {
     lock.lock()
     defer { lock.unlock() }
-    let line = render.line
-    guard render.phase == .running else { return }
-    endRunLocked(render, succeeded: (try? outcome.get()) != nil)
+    let line = run.line
+    guard run.phase == .running else { return }
+    endRunLocked(run, succeeded: (try? outcome.get()) != nil)
     guard !line.isClosed else { return }
-    render.outcome = outcome
-    line.arrivals.append(render)
+    run.outcome = outcome
+    line.arrivals.append(run)
   }
 
-  /// Whether a render of `line` is under way or could start now (a prefetch only with room for its result). Takes
+  /// Whether a preparation of `line` is under way or could start now (a prefetch only with room for its result). Takes
   /// the lock.
   func hasStartableWork(of line: PreparationLine) -> Bool {
     lock.lock()
@@ -260,7 +260,7 @@ final class WorkerPool: @unchecked Sendable {
   /// Starts what may start on free lanes, up to the pool's limit.
   private func startWorkerLocked() {
     guard !byHand, !lines.isEmpty else { return }
-    while lanes.count - freeLanes.count < limit, let render = pickLocked() {
+    while lanes.count - freeLanes.count < limit, let run = pickLocked() {
       let lane: Int
       if let free = freeLanes.popLast() {
         lane = free
@@ -269,30 +269,30 @@ final class WorkerPool: @unchecked Sendable {
         lanes.append(Lane(lane + 1))
       }
       peak = max(peak, lanes.count - freeLanes.count)
-      sendLocked(render, to: lane)
+      sendLocked(run, to: lane)
     }
     scheduleHeldBackStartLocked()
   }
 
-  /// Sends a picked render to `lane` as one block at its QoS. Lock held. The block holds the lane's number, not the
-  /// render: libdispatch drops a block off the main thread, and so must never hold a render's last reference.
-  private func sendLocked(_ render: PreparationRun, to lane: Int) {
-    render.lane = lane
-    laneRenders[lane] = render
+  /// Sends a picked preparation to `lane` as one block at its QoS. Lock held. The block holds the lane's number, not the
+  /// preparation: libdispatch drops a block off the main thread, and so must never hold a preparation's last reference.
+  private func sendLocked(_ run: PreparationRun, to lane: Int) {
+    run.lane = lane
+    laneRuns[lane] = run
     let block: @Sendable () -> Void = { [self] in runNext(on: lane) }
-    if render.startedAsPrefetch {
+    if run.startedAsPrefetch {
       submit(lanes[lane].prefetch, .utility, block)
     } else {
       submit(lanes[lane].visible, .userInitiated, block)
     }
   }
 
-  /// A lane's block: runs the lane's render (lock released meanwhile) and hands it over, then takes the next render the pick
-  /// rule allows on the same lane — past the pool's limit too, so that a queue's render is not held back by another
+  /// A lane's block: runs the lane's preparation (lock released meanwhile) and hands it over, then takes the next preparation the pick
+  /// rule allows on the same lane — past the pool's limit too, so that a queue's preparation is not held back by another
   /// queue's orphaned one — or frees the lane.
   private func runNext(on lane: Int) {
     lock.lock()
-    let wakes = runLocked(laneRenders.removeValue(forKey: lane)!)
+    let wakes = runLocked(laneRuns.removeValue(forKey: lane)!)
     if let next = pickLocked() {
       sendLocked(next, to: lane)
     } else {
@@ -303,37 +303,37 @@ final class WorkerPool: @unchecked Sendable {
     for wake in wakes { wake() }
   }
 
-  /// Runs a picked render (lock released meanwhile) and hands it over; returns the wake-ups due, to call without the
-  /// lock. Its references to the render end with the lock held, once the render is in arrivals or the release bin.
-  private func runLocked(_ render: PreparationRun) -> [@Sendable () -> Void] {
-    let line = render.line
-    let work = render.prepareLocked()
+  /// Runs a picked preparation (lock released meanwhile) and hands it over; returns the wake-ups due, to call without the
+  /// lock. Its references to the preparation end with the lock held, once the preparation is in arrivals or the release bin.
+  private func runLocked(_ run: PreparationRun) -> [@Sendable () -> Void] {
+    let line = run.line
+    let work = run.prepareLocked()
     lock.unlock()
-    var outcome: Result<any Sendable, any Error>? = run(render, work)
+    var outcome: Result<any Sendable, any Error>? = perform(run, work)
     // Measured here, off the lock, as the cache will count it, so prefetches know the bytes waiting for a pass.
     var bytes = 0
     if line.measuresResults, case .success(let value)? = outcome {
       lock.lock()
-      let sizings = render.sizingsLocked
+      let sizings = run.sizingsLocked
       lock.unlock()
       bytes = PreparationRun.largestSize(of: value, by: sizings)
     }
     lock.lock()
     if case .success? = outcome {
-      endRunLocked(render, succeeded: true)
+      endRunLocked(run, succeeded: true)
     } else {
-      endRunLocked(render, succeeded: false)
+      endRunLocked(run, succeeded: false)
     }
     // Not `Optional.take()`: the iOS SDK `ios-check` type-checks against predates it.
     let taken = outcome!
     outcome = nil
     guard !line.isClosed else {
-      releaseOnMainLocked([render, OutcomeBox(taken)])
+      releaseOnMainLocked([run, OutcomeBox(taken)])
       return []
     }
-    render.outcome = taken
-    line.arrivals.append(render)
-    line.arrived(render, bytes: bytes)
+    run.outcome = taken
+    line.arrivals.append(run)
+    line.arrived(run, bytes: bytes)
     guard line.needsWake else { return [] }
     line.needsWake = false
     return [line.wake]
@@ -341,8 +341,8 @@ final class WorkerPool: @unchecked Sendable {
 
   /// A visible row joined a running prefetch: its queue gets an empty `userInitiated` block, which raises the running
   /// one where the platform overrides a serial queue's QoS (Apple's). Lock held.
-  func joinedLocked(_ render: PreparationRun) {
-    guard !byHand, render.startedAsPrefetch, let lane = render.lane else { return }
+  func joinedLocked(_ run: PreparationRun) {
+    guard !byHand, run.startedAsPrefetch, let lane = run.lane else { return }
     submit(lanes[lane].prefetch, .userInitiated) {}
   }
 
@@ -361,72 +361,72 @@ final class WorkerPool: @unchecked Sendable {
     }
   }
 
-  /// A running render finished: it leaves its line's running count (and the prefetch share). Lock held.
-  private func endRunLocked(_ render: PreparationRun, succeeded: Bool) {
-    let line = render.line
+  /// A running preparation finished: it leaves its line's running count (and the prefetch share). Lock held.
+  private func endRunLocked(_ run: PreparationRun, succeeded: Bool) {
+    let line = run.line
     line.running -= 1
-    line.runningBytes -= render.countedBytes
-    if let index = line.runningRenders.firstIndex(where: { $0 === render }) { line.runningRenders.remove(at: index) }
-    if render.startedAsPrefetch {
+    line.runningBytes -= run.countedBytes
+    if let index = line.runsUnderWay.firstIndex(where: { $0 === run }) { line.runsUnderWay.remove(at: index) }
+    if run.startedAsPrefetch {
       prefetchesRunning -= 1
       line.prefetchesRunning -= 1
     }
-    _ = render.life.apply(.finished(succeeded: succeeded))
+    _ = run.life.apply(.finished(succeeded: succeeded))
   }
 
-  /// Runs `render`'s work. The work was read under the lock and the render keeps it, so this copy is not the last
+  /// Runs `run`'s work. The work was read under the lock and the preparation keeps it, so this copy is not the last
   /// reference.
-  private func run(_ render: PreparationRun, _ work: PreparationWork?) -> Result<any Sendable, any Error> {
+  private func perform(_ run: PreparationRun, _ work: PreparationWork?) -> Result<any Sendable, any Error> {
     let isCancelled: @Sendable () -> Bool = { [self] in
       lock.lock()
       defer { lock.unlock() }
-      return render.isCancelledLocked()
+      return run.isCancelledLocked()
     }
     let context = PreparationContext(
-      isCancelled: isCancelled, cancellation: render.cancellation, isPrefetch: render.startedAsPrefetch,
+      isCancelled: isCancelled, cancellation: run.cancellation, isPrefetch: run.startedAsPrefetch,
       turnsMainRunLoop: byHand && Thread.isMainThread)
     return Result { try work!(context) }
   }
 
-  /// Takes the render ``WorkerPick`` chooses out of line, marking it running, and notes what the choice passed over.
+  /// Takes the preparation ``WorkerPick`` chooses out of line, marking it running, and notes what the choice passed over.
   private func pickLocked() -> PreparationRun? {
     guard let chosen = chooseLocked() else { return nil }
-    let render = markRunningLocked(waiting.remove(at: chosen.index))
+    let run = markRunningLocked(waiting.remove(at: chosen.index))
     if chosen.isPrefetch {
-      render.startedAsPrefetch = true
+      run.startedAsPrefetch = true
       prefetchesRunning += 1
-      render.line.prefetchesRunning += 1
+      run.line.prefetchesRunning += 1
     }
-    return render
+    return run
   }
 
-  /// A render taken out of `waiting` is running. Lock held.
+  /// A preparation taken out of `waiting` is running. Lock held.
   @discardableResult
-  private func markRunningLocked(_ render: PreparationRun) -> PreparationRun {
-    render.line.wantedWaiting += render.life.apply(.started).wantedWaiting
-    render.line.running += 1
-    render.line.peakRunning = max(render.line.peakRunning, render.line.running)
-    render.countedBytes = render.line.estimateLocked(render)
-    render.line.runningBytes += render.countedBytes
-    render.line.runningRenders.append(render)
-    return render
+  private func markRunningLocked(_ run: PreparationRun) -> PreparationRun {
+    run.line.wantedWaiting += run.life.apply(.started).wantedWaiting
+    run.line.running += 1
+    run.line.peakRunning = max(run.line.peakRunning, run.line.running)
+    run.countedBytes = run.line.estimateLocked(run)
+    run.line.runningBytes += run.countedBytes
+    run.line.runsUnderWay.append(run)
+    return run
   }
 
-  /// The waiting render ``WorkerPick`` chooses, by its index in `waiting`, noting what the choice passed over.
+  /// The waiting preparation ``WorkerPick`` chooses, by its index in `waiting`, noting what the choice passed over.
   private func chooseLocked(passingOver passedOver: [PreparationRun] = []) -> (index: Int, isPrefetch: Bool)? {
     let paced = isPacingLocked
-    let candidates = waiting.map { render -> WorkerPick.Candidate in
-      let line = render.line
+    let candidates = waiting.map { run -> WorkerPick.Candidate in
+      let line = run.line
       let isStartable =
-        render.phase == .waiting && render.wanted > 0 && !line.isClosed && line.running < line.limit
-        && !passedOver.contains { $0 === render }
-      guard isStartable, render.urgent == 0 else {
+        run.phase == .waiting && run.wanted > 0 && !line.isClosed && line.running < line.limit
+        && !passedOver.contains { $0 === run }
+      guard isStartable, run.urgent == 0 else {
         return WorkerPick.Candidate(
-          isStartable: isStartable, isVisible: true, hasCells: render.cells > 0, visibleSince: render.visibleSince)
+          isStartable: isStartable, isVisible: true, hasCells: run.cells > 0, visibleSince: run.visibleSince)
       }
       return WorkerPick.Candidate(
-        isStartable: true, isVisible: false, hasCells: render.cells > 0, distance: render.distance,
-        resultsFit: line.prefetchFits(render),
+        isStartable: true, isVisible: false, hasCells: run.cells > 0, distance: run.distance,
+        resultsFit: line.prefetchFits(run),
         pacingAllows: prefetchMayStart(on: line, paced: paced))
     }
     let choice = WorkerPick.choose(candidates)
@@ -455,15 +455,15 @@ final class WorkerPool: @unchecked Sendable {
     return pacing.framesWereTightLately(at: DispatchTime.now().uptimeNanoseconds)
   }
 
-  /// How many times a render became wanted by a visible row: the count ``PreparationRun/visibleSince`` is taken from.
+  /// How many times a preparation became wanted by a visible row: the count ``PreparationRun/visibleSince`` is taken from.
   private var visibleMoments: UInt64 = 0
 
   /// A visible row's preparation became startable: it is the latest (``PreparationRun/visibleSince``); if no worker is free
   /// for it, the pacing notes it. Lock held.
-  func visibleRowArrivedLocked(_ render: PreparationRun) {
+  func visibleRowArrivedLocked(_ run: PreparationRun) {
     visibleMoments &+= 1
-    render.visibleSince = visibleMoments
-    let line = render.line
+    run.visibleSince = visibleMoments
+    let line = run.line
     if lanes.count - freeLanes.count >= limit || line.running >= line.limit {
       pacing.noteVisibleRowWaited(at: DispatchTime.now().uptimeNanoseconds)
     }

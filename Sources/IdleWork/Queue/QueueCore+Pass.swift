@@ -282,7 +282,7 @@ extension QueueCore {
   nonisolated static let clockKeepAliveWhilePreparing: UInt64 = 100_000_000
 
   /// Teaches the predictor what the commit before this pass cost after the later tasks run since the last one:
-  /// applying a result sets a bitmap, and the commit that follows copies it to the render server.
+  /// applying a result sets a bitmap, and the commit that follows copies it to the preparation server.
   func learnCommit(_ duration: UInt64) {
     guard client != nil else { return }
     predictor.recordCommit(duration: duration, applies: appliesSinceCommit)

@@ -129,7 +129,7 @@ final class PrefetchOrderTests: XCTestCase {
       second.prefetch(photo, from: ["b"])
       first.prefetch(photo, from: ["c"])
       @MainActor func distance(_ queue: IdleQueue, _ name: String) -> Int {
-        queue.core.preparation!.prefetches[photo.key(name)]!.render.distance
+        queue.core.preparation!.prefetches[photo.key(name)]!.run.distance
       }
       let (a, b, c) = (distance(first, "a"), distance(second, "b"), distance(first, "c"))
       XCTAssertLessThan(a, b)
