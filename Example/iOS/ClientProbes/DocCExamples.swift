@@ -219,6 +219,29 @@ func resumableDocCommentExample(queue: IdleQueue, words: [String], index: @escap
   }
 }
 
+// MARK: Doc comments: LaterTask
+
+/// A loader of the app's own, calling back on a thread of its own.
+enum ImageLoader {
+  static func load(_ url: URL, completion: @escaping @Sendable (UIImage) -> Void) {
+    DispatchQueue.global().async { completion(UIImage()) }
+  }
+}
+
+/// A cell with a photo view, for the later-task example.
+final class LoadedPhotoCell: UITableViewCell {
+  let photoView = UIImageView()
+}
+
+@MainActor
+func laterTaskDocCommentExample(queue: IdleQueue, cell: LoadedPhotoCell, indexPath: IndexPath, url: URL) {
+  let loader = ImageLoader.self
+  let task = queue.addLaterTask(for: cell, at: indexPath)
+  loader.load(url) { image in  // any thread
+    task.fulfill { cell in cell.photoView.image = image }  // runs in a pass, if the cell still shows the row
+  }
+}
+
 // MARK: Doc comments: IdleQueue.Scrolling
 
 func scrollingExample() -> IdleQueue {

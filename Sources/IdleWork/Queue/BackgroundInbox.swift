@@ -25,6 +25,8 @@ final class BackgroundInbox: @unchecked Sendable {
   private var limit: Int
   private var closed = false
   private var needsWake = true
+  /// Whether a later task's work was handed over since the last drain (``noteWorkArrived()``).
+  private var workArrived = false
   private let wake: @Sendable () -> Void
 
   init(limit: Int, wake: @escaping @Sendable () -> Void) {
@@ -55,6 +57,21 @@ final class BackgroundInbox: @unchecked Sendable {
     return true
   }
 
+  /// A later task's work was handed over: the next drain says so, and the first since the last drain wakes the run
+  /// loop, so that a pass runs it.
+  func noteWorkArrived() {
+    lock.lock()
+    guard !closed else {
+      lock.unlock()
+      return
+    }
+    workArrived = true
+    let first = needsWake
+    needsWake = false
+    lock.unlock()
+    if first { wake() }
+  }
+
   /// Changes the limit (the queue's `maximumQueueLength`), dropping the oldest items beyond it.
   func setLimit(_ newLimit: Int) {
     lock.lock()
@@ -66,7 +83,7 @@ final class BackgroundInbox: @unchecked Sendable {
 
   /// Takes every waiting item, oldest first, and the number dropped since the last drain; `nil` once the inbox
   /// refuses items (what is left is for ``close()``).
-  func drain() -> (items: [Item], dropped: Int)? {
+  func drain() -> (items: [Item], dropped: Int, workArrived: Bool)? {
     lock.lock()
     defer { lock.unlock() }
     return closed ? nil : takeLocked()
@@ -76,7 +93,7 @@ final class BackgroundInbox: @unchecked Sendable {
   var needsDrain: Bool {
     lock.lock()
     defer { lock.unlock() }
-    return !items.isEmpty || droppedCount > 0
+    return !items.isEmpty || droppedCount > 0 || workArrived
   }
 
   /// Dropped items not yet released on the main queue.
@@ -110,17 +127,18 @@ final class BackgroundInbox: @unchecked Sendable {
   }
 
   /// Refuses further items and returns the ones still waiting and the number dropped.
-  func close() -> (items: [Item], dropped: Int) {
+  func close() -> (items: [Item], dropped: Int, workArrived: Bool) {
     lock.lock()
     defer { lock.unlock() }
     closed = true
     return takeLocked()
   }
 
-  private func takeLocked() -> (items: [Item], dropped: Int) {
-    let taken = (items, droppedCount)
+  private func takeLocked() -> (items: [Item], dropped: Int, workArrived: Bool) {
+    let taken = (items, droppedCount, workArrived)
     items = []
     droppedCount = 0
+    workArrived = false
     needsWake = true
     return taken
   }

@@ -30,6 +30,8 @@ extension QueueCore {
       return
     }
     client?.takeInArrivals()
+    // A later task may run now: the queue has work again, so its frame clock, stopped while it only waited, runs.
+    if drained.workArrived { onlyParkedLeft = false }
     list.recordAddedAndEvicted(drained.dropped)
     for item in drained.items {
       enqueue(key: item.key, QueuedTask(work: .once(item.task)), discardable: false)

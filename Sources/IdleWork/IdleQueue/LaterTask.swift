@@ -1,0 +1,81 @@
+import Foundation
+
+/// A queued task whose work comes later, from any thread — an image your own loader delivers, a result of your own
+/// worker. It keeps its place in the queue and, for a cell, goes stale with its cell, like any task; until its
+/// work comes it is passed over, and a queue with nothing else to do lets the run loop sleep. Made by
+/// ``IdleQueue/addLaterTask(for:at:key:droppable:estimatedCost:)`` or ``IdleQueue/addLaterTask(key:droppable:estimatedCost:)``.
+///
+/// ```swift
+/// let task = queue.addLaterTask(for: cell, at: indexPath)
+/// loader.load(url) { image in                       // any thread
+///   task.fulfill { cell in cell.photoView.image = image }   // runs in a pass, if the cell still shows the row
+/// }
+/// ```
+///
+/// It counts as one task in ``IdleQueue/Statistics-swift.struct``: added when queued; executed when its work ran;
+/// skipped as stale, evicted or cancelled as any task, whether or not its work had come; pending while it waits.
+/// Work that comes after the task left — stale, evicted, cancelled, or its queue ended — is released on the main
+/// thread and counts nothing more. Work that never comes leaves the task pending until one of those happens.
+public struct LaterTask<Cell>: Sendable {
+  let handover: AwaitedWork<Cell>.Handover
+  let handle: IdleTaskHandle
+
+  /// The task `handle` refers to; one the queue refused (it had ended) has left already.
+  @MainActor
+  init(_ awaited: AwaitedWork<Cell>, _ handle: IdleTaskHandle) {
+    if !handle.isPending { _ = awaited.handover.take() }
+    handover = awaited.handover
+    self.handle = handle
+  }
+
+  /// Hands the task its work, from any thread: it runs in a later pass on the main thread, given the cell, if the
+  /// task is still pending and (for a cell) the cell still shows this configuration. Call it once: a second call
+  /// stops the program.
+  public func fulfill(_ work: consuming @escaping @MainActor @Sendable (Cell) -> Void) {
+    handover.fulfill(AwaitedWork<Cell>.Work(run: consume work))
+  }
+
+  /// Cancels the task if it is still pending (its work, come or not, is released); returns whether it was.
+  @MainActor @discardableResult
+  public func cancel() -> Bool { handle.cancel() }
+}
+
+extension IdleQueue {
+  /// Queues a task for `cell` whose work comes later, from any thread (``LaterTask/fulfill(_:)``): it keeps its place,
+  /// and runs in a pass once its work came, if the cell still shows this configuration of `item`.
+  ///
+  /// - Parameters:
+  ///   - cell: the cell the work is given.
+  ///   - item: what the cell shows (see ``bind(_:to:)``).
+  ///   - key: groups tasks for ``cancelTasks(forKey:)``; `nil` (default) uses `item`.
+  ///   - droppable: as in ``addTask(key:droppable:replacesPending:estimatedCost:_:)``.
+  ///   - estimatedCost: seconds the work takes, if you know better than the queue's prediction.
+  /// - Returns: the task, to hand its work to (from any thread) or cancel.
+  public func addLaterTask<Cell: AnyObject>(
+    for cell: Cell, at item: some Hashable, key: AnyHashable? = nil, droppable: Bool = false,
+    estimatedCost: TimeInterval? = nil
+  ) -> LaterTask<Cell> {
+    let awaited = AwaitedWork<Cell>(inbox: core.inbox) { $0 as! Cell }
+    let handle = core.enqueueCellTask(
+      .later(awaited), for: cell, at: item, key: key.map { TaskKey($0) }, estimatedCost: estimatedCost,
+      discardable: droppable)
+    return LaterTask(awaited, handle)
+  }
+
+  /// Queues a task whose work comes later, from any thread (``LaterTask/fulfill(_:)``): the form without a cell.
+  ///
+  /// - Parameters:
+  ///   - key: groups tasks for ``cancelTasks(forKey:)``.
+  ///   - droppable: as in ``addTask(key:droppable:replacesPending:estimatedCost:_:)``.
+  ///   - estimatedCost: seconds the work takes, if you know better than the queue's prediction.
+  /// - Returns: the task, to hand its work to (from any thread) or cancel.
+  public func addLaterTask(
+    key: some Hashable, droppable: Bool = false, estimatedCost: TimeInterval? = nil
+  ) -> LaterTask<Void> {
+    let awaited = AwaitedWork<Void>(inbox: core.inbox) { _ in () }
+    let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
+    let handle = core.enqueue(
+      key: TaskKey(key), QueuedTask(work: .later(awaited), estimatedCost: cost), discardable: droppable)
+    return LaterTask(awaited, handle)
+  }
+}
