@@ -233,6 +233,24 @@ final class LoadedPhotoCell: UITableViewCell {
   let photoView = UIImageView()
 }
 
+/// A download of the app's own loader, as the `addLaterTask` example assumes.
+@MainActor
+final class Download {
+  enum Priority { case high, low }
+  var priority = Priority.high
+  func cancel() {}
+}
+
+@MainActor
+func addLaterTaskDocCommentExample(queue: IdleQueue, cell: LoadedPhotoCell, indexPath: IndexPath) {
+  let download = Download()
+  let task = queue.addLaterTask(
+    for: cell, at: indexPath,
+    onDisplayChange: { isDisplayed in download.priority = isDisplayed ? .high : .low },
+    onAbandon: { download.cancel() })
+  _ = task
+}
+
 @MainActor
 func laterTaskDocCommentExample(queue: IdleQueue, cell: LoadedPhotoCell, indexPath: IndexPath, url: URL) {
   let loader = ImageLoader.self

@@ -36,8 +36,8 @@ final class CellRegistry {
     private(set) var configuration: UInt64
     var isDisplayed = true
     /// The later tasks of the current configuration (see ``LaterWork``) not yet run; `nil` until the cell gets
-    /// one. A new configuration hands them to ``CellRegistry/laterTasksDetached``, so that work for the old one
-    /// that has not started is dropped at once.
+    /// one. They are told when the cell goes off screen or comes back, and a new configuration makes them leave
+    /// at once, so that work for the old one that has not started is dropped.
     var laterTasks: [any LaterWork]?
 
     init(cell: AnyObject, item: TaskKey, configuration: UInt64) {
@@ -64,9 +64,6 @@ final class CellRegistry {
   /// Callable from any thread: a queue may be created on any thread (see `QueueCore.init`).
   nonisolated init() {}
 
-  /// Told the later tasks of a configuration that a new one replaced (set by their client).
-  var laterTasksDetached: ((_ tasks: [any LaterWork]) -> Void)?
-
   private var records: [ObjectIdentifier: Record] = [:]
   private var nextConfiguration: UInt64 = 1
   /// Records are pruned of released cells when the table reaches this size (then twice the live count).
@@ -83,7 +80,7 @@ final class CellRegistry {
       nextConfiguration += 1
       if let laterTasks = record.laterTasks {
         record.laterTasks = nil
-        laterTasksDetached?(laterTasks)
+        for task in laterTasks { task.cellConfiguredAgain() }
       }
       return record
     }

@@ -3,7 +3,7 @@ import Foundation
 /// A queued task whose work comes later, from any thread — an image your own loader delivers, a result of your own
 /// worker. It keeps its place in the queue and, for a cell, goes stale with its cell, like any task; until its
 /// work comes it is passed over, and a queue with nothing else to do lets the run loop sleep. Made by
-/// ``IdleQueue/addLaterTask(for:at:key:droppable:estimatedCost:)`` or ``IdleQueue/addLaterTask(key:droppable:estimatedCost:)``.
+/// ``IdleQueue/addLaterTask(for:at:key:droppable:estimatedCost:onDisplayChange:onAbandon:)`` or ``IdleQueue/addLaterTask(key:droppable:estimatedCost:onAbandon:)``.
 ///
 /// ```swift
 /// let task = queue.addLaterTask(for: cell, at: indexPath)
@@ -20,10 +20,11 @@ public struct LaterTask<Cell>: Sendable {
   let handover: AwaitedWork<Cell>.Handover
   let handle: IdleTaskHandle
 
-  /// The task `handle` refers to; one the queue refused (it had ended) has left already.
+  /// The task `handle` refers to. One the queue did not keep (it had ended, or was full of tasks that go first) has
+  /// left already: work handed over is only released, and `onAbandon` was called (now, if the queue had ended).
   @MainActor
   init(_ awaited: AwaitedWork<Cell>, _ handle: IdleTaskHandle) {
-    if !handle.isPending { _ = awaited.handover.take() }
+    if !handle.isPending { awaited.left(.cancelled) }
     handover = awaited.handover
     self.handle = handle
   }
@@ -44,21 +45,44 @@ extension IdleQueue {
   /// Queues a task for `cell` whose work comes later, from any thread (``LaterTask/fulfill(_:)``): it keeps its place,
   /// and runs in a pass once its work came, if the cell still shows this configuration of `item`.
   ///
+  /// ```swift
+  /// let task = queue.addLaterTask(
+  ///   for: cell, at: indexPath,
+  ///   onDisplayChange: { isDisplayed in download.priority = isDisplayed ? .high : .low },
+  ///   onAbandon: { download.cancel() })
+  /// ```
+  ///
   /// - Parameters:
   ///   - cell: the cell the work is given.
   ///   - item: what the cell shows (see ``bind(_:to:)``).
   ///   - key: groups tasks for ``cancelTasks(forKey:)``; `nil` (default) uses `item`.
   ///   - droppable: as in ``addTask(key:droppable:replacesPending:estimatedCost:_:)``.
   ///   - estimatedCost: seconds the work takes, if you know better than the queue's prediction.
+  ///   - onDisplayChange: called on the main thread when the cell goes off screen (`false`,
+  ///     ``cellDidEndDisplaying(_:at:)``) or comes back (`true`, ``cellWillDisplay(_:at:)``) while the task waits.
+  ///   - onAbandon: called once, on the main thread, if the task leaves without running: its cell was configured
+  ///     again (at once, inside ``bind(_:to:)``), it was evicted or cancelled, or its queue ended. Stop the loader
+  ///     here.
   /// - Returns: the task, to hand its work to (from any thread) or cancel.
   public func addLaterTask<Cell: AnyObject>(
     for cell: Cell, at item: some Hashable, key: AnyHashable? = nil, droppable: Bool = false,
-    estimatedCost: TimeInterval? = nil
+    estimatedCost: TimeInterval? = nil, onDisplayChange: (@MainActor (_ isDisplayed: Bool) -> Void)? = nil,
+    onAbandon: (@MainActor () -> Void)? = nil
   ) -> LaterTask<Cell> {
-    let awaited = AwaitedWork<Cell>(inbox: core.inbox) { $0 as! Cell }
-    let handle = core.enqueueCellTask(
-      .later(awaited), for: cell, at: item, key: key.map { TaskKey($0) }, estimatedCost: estimatedCost,
+    let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
+    let record = core.cells.configuration(of: cell, for: item)
+    let awaited = AwaitedWork<Cell>(
+      inbox: core.inbox, cell: { $0 as! Cell }, onDisplayChange: onDisplayChange, onAbandon: onAbandon)
+    let handle = core.enqueue(
+      key: key.map { TaskKey($0) } ?? record.item,
+      QueuedTask(work: .later(awaited), binding: CellBinding(current: record), estimatedCost: cost),
       discardable: droppable)
+    if handle.isPending {
+      awaited.queue = core
+      awaited.seq = handle.seq
+      if record.laterTasks == nil { record.laterTasks = [] }
+      record.laterTasks!.append(awaited)
+    }
     return LaterTask(awaited, handle)
   }
 
@@ -68,12 +92,15 @@ extension IdleQueue {
   ///   - key: groups tasks for ``cancelTasks(forKey:)``.
   ///   - droppable: as in ``addTask(key:droppable:replacesPending:estimatedCost:_:)``.
   ///   - estimatedCost: seconds the work takes, if you know better than the queue's prediction.
+  ///   - onAbandon: called once, on the main thread, if the task leaves without running: it was evicted or
+  ///     cancelled, or its queue ended.
   /// - Returns: the task, to hand its work to (from any thread) or cancel.
   public func addLaterTask(
-    key: some Hashable, droppable: Bool = false, estimatedCost: TimeInterval? = nil
+    key: some Hashable, droppable: Bool = false, estimatedCost: TimeInterval? = nil,
+    onAbandon: (@MainActor () -> Void)? = nil
   ) -> LaterTask<Void> {
-    let awaited = AwaitedWork<Void>(inbox: core.inbox) { _ in () }
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
+    let awaited = AwaitedWork<Void>(inbox: core.inbox, cell: { _ in () }, onAbandon: onAbandon)
     let handle = core.enqueue(
       key: TaskKey(key), QueuedTask(work: .later(awaited), estimatedCost: cost), discardable: droppable)
     return LaterTask(awaited, handle)

@@ -40,6 +40,10 @@ final class PreparedRequest: LaterWork {
 
   func left(_ fate: TaskFate) { client.preparedTaskLeft(self, fate: fate) }
 
+  func cellDisplayChanged(isDisplayed: Bool) { setWanted(isDisplayed) }
+
+  func cellConfiguredAgain() { client.detached(self) }
+
   /// The counts this task adds to its preparation while live.
   var counts: PreparationLife.Requests {
     guard isLive else { return .init() }

@@ -22,7 +22,6 @@ extension QueuePreparation {
     queue.client = made
     if driver.preparesByHand { driver.adoptPreparations { maximum in pool.runByHand(maximum: maximum) } }
     driver.measureCommits()
-    queue.cells.laterTasksDetached = { [unowned made] tasks in made.detached(tasks.map { $0 as! PreparedRequest }) }
     return made
   }
 
@@ -160,32 +159,25 @@ extension QueuePreparation {
     if !queue.list.isEmpty { queue.frameClock?.start() }
   }
 
-  /// A cell went off screen or came back: its prepared tasks' preparations are wanted accordingly.
-  func cellDisplayChanged(_ record: CellRegistry.Record) {
-    guard let tasks = record.laterTasks else { return }
-    for case let request as PreparedRequest in tasks { request.setWanted(record.isDisplayed) }
-  }
-
-  /// A new configuration of a cell replaced the one these prepared tasks belong to: they leave at once, as
-  /// stale (``IdleQueue/Statistics-swift.struct/staleAfterPrepare`` says whether their result had arrived by
+  /// A new configuration of a cell replaced the one this prepared task belongs to: it leaves at once, as
+  /// stale (``IdleQueue/Statistics-swift.struct/staleAfterPrepare`` says whether its result had arrived by
   /// then), so that a preparation no other task waits for is dropped if it has not started, or told it is
   /// cancelled. A preparation with content that loses its last task this way is held joinable until the main
   /// thread has finished what it is doing (the `cellForRowAt` that called `bind`): the task the same call
   /// adds next for the same content joins it instead of starting it again.
-  func detached(_ requests: [PreparedRequest]) {
-    for request in requests where request.isLive {
-      let run = request.run
-      if run.content != nil, run.arrival == .none, !run.isPrefetched,
-        !held.contains(where: { $0 === run }),
-        run.requests.filter({ $0.isLive }).count == 1
-      {
-        hold(run)
-      }
-      if let removal = queue.list.skipAsStale(request.seq) {
-        queue.release([removal])
-      } else {
-        requestLeft(request)  // out of the list already (its apply is running)
-      }
+  func detached(_ request: PreparedRequest) {
+    guard request.isLive else { return }
+    let run = request.run
+    if run.content != nil, run.arrival == .none, !run.isPrefetched,
+      !held.contains(where: { $0 === run }),
+      run.requests.filter({ $0.isLive }).count == 1
+    {
+      hold(run)
+    }
+    if let removal = queue.list.skipAsStale(request.seq) {
+      queue.release([removal])
+    } else {
+      requestLeft(request)  // out of the list already (its apply is running)
     }
   }
 

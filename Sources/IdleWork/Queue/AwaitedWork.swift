@@ -6,10 +6,21 @@ final class AwaitedWork<Cell>: LaterWork {
   let handover: Handover
   /// Turns the task's cell (`nil` for the form without one) into the `Cell` the work is given.
   private let cell: (AnyObject?) -> Cell
+  /// The queue and the task's place in it, to leave as stale when its cell is configured again.
+  weak var queue: QueueCore?
+  var seq: UInt64 = 0
+  /// The app's: told when the cell goes off screen or comes back, and once if the task leaves without running.
+  private var onDisplayChange: (@MainActor (Bool) -> Void)?
+  private var onAbandon: (@MainActor () -> Void)?
 
-  init(inbox: BackgroundInbox, cell: @escaping (AnyObject?) -> Cell) {
+  init(
+    inbox: BackgroundInbox, cell: @escaping (AnyObject?) -> Cell,
+    onDisplayChange: (@MainActor (Bool) -> Void)? = nil, onAbandon: (@MainActor () -> Void)? = nil
+  ) {
     handover = Handover(inbox: inbox)
     self.cell = cell
+    self.onDisplayChange = onDisplayChange
+    self.onAbandon = onAbandon
   }
 
   var isReady: Bool { handover.hasWork }
@@ -22,6 +33,17 @@ final class AwaitedWork<Cell>: LaterWork {
   func left(_ fate: TaskFate) {
     let dropped = handover.take()
     withExtendedLifetime(dropped) {}  // what it captured, freed here: the main thread
+    let abandoned = fate == .executed ? nil : onAbandon
+    onDisplayChange = nil
+    onAbandon = nil
+    abandoned?()
+  }
+
+  func cellDisplayChanged(isDisplayed: Bool) { onDisplayChange?(isDisplayed) }
+
+  func cellConfiguredAgain() {
+    guard let queue, let removal = queue.list.skipAsStale(seq) else { return }
+    queue.release([removal])
   }
 
   /// The app's work, as it came.

@@ -11,6 +11,10 @@ protocol LaterWork: AnyObject {
   func run(cell: AnyObject?)
   /// The task left the queue as `fate` (`.executed` after ``run(cell:)``).
   func left(_ fate: TaskFate)
+  /// Its cell went off screen (`false`) or came back (`true`).
+  func cellDisplayChanged(isDisplayed: Bool)
+  /// Its cell was configured again: the task leaves at once, as stale.
+  func cellConfiguredAgain()
 }
 
 /// The owner of a queue's later tasks (preparation), told what it needs of the queue's life: passes, cells
@@ -38,8 +42,6 @@ protocol LaterWorkClient: AnyObject {
   func passEnded()
   /// A pass while a scroll is tracked, which found the main thread's frames tight or not.
   func trackingPass(framesAreTight: Bool)
-  /// A cell went off screen or came back.
-  func cellDisplayChanged(_ record: CellRegistry.Record)
   /// Every task was cancelled: cancel the client's own pending work (prefetches) too.
   func cancelAll()
   /// Memory is short: drop what can be made again. Returns how many pending prefetches went.

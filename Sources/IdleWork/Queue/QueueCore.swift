@@ -152,7 +152,7 @@ final class QueueCore {
     let record = cells.configuration(of: cell, for: item)
     guard !record.isDisplayed else { return }
     record.isDisplayed = true
-    client?.cellDisplayChanged(record)
+    for task in record.laterTasks ?? [] { task.cellDisplayChanged(isDisplayed: true) }
     onlyParkedLeft = false
     if !list.isEmpty {
       scheduler.setNeedsPass()
@@ -164,7 +164,7 @@ final class QueueCore {
   func cellDidEndDisplaying(_ cell: AnyObject, at item: some Hashable) {
     guard let record = cells.live(cell), record.item.matches(item) else { return }
     record.isDisplayed = false
-    client?.cellDisplayChanged(record)
+    for task in record.laterTasks ?? [] { task.cellDisplayChanged(isDisplayed: false) }
   }
 
   // MARK: Removing

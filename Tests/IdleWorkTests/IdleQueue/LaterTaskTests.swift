@@ -179,4 +179,52 @@ final class LaterTaskTests: XCTestCase {
       XCTAssertEqual(linkRan, true, "the work ran with the link stopped")
     }
   }
+
+  /// `onAbandon` is called once when the task leaves without running — at once inside `bind` when its cell shows
+  /// another row, and when it is evicted, cancelled, dropped on a memory warning or its queue ends — and never for
+  /// a task whose work ran.
+  func testOnAbandonIsCalledOnceWhenTheTaskLeavesWithoutRunning() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue(maximumQueueLength: 3)
+      var abandoned: [String] = []
+      let cell = FakeCell()
+      _ = queue.addLaterTask(for: cell, at: row(1), onAbandon: { abandoned.append("stale") })
+      queue.bind(cell, to: row(2))
+      XCTAssertEqual(abandoned, ["stale"], "not told at once, inside bind")
+      XCTAssertEqual(queue.statistics.skippedAsStale, 1)
+      let cancelled = queue.addLaterTask(key: "cancelled", onAbandon: { abandoned.append("cancelled") })
+      cancelled.cancel()
+      cancelled.cancel()
+      _ = queue.addLaterTask(key: "dropped", droppable: true, onAbandon: { abandoned.append("dropped") })
+      driver.sendMemoryWarning()
+      let ran = queue.addLaterTask(key: "ran", onAbandon: { abandoned.append("ran") })
+      ran.fulfill { _ in }
+      driver.drain()
+      for name in ["evicted", "x", "y"] {
+        _ = queue.addLaterTask(key: name, onAbandon: { abandoned.append(name) })
+      }
+      _ = queue.addLaterTask(key: "z", onAbandon: { abandoned.append("z") })  // full: the oldest goes
+      queue.invalidate()
+      _ = queue.addLaterTask(key: "after the end", onAbandon: { abandoned.append("after the end") })
+      XCTAssertEqual(abandoned, ["stale", "cancelled", "dropped", "evicted", "x", "y", "z", "after the end"])
+      XCTAssertEqual(queue.statistics.executed, 1)
+    }
+  }
+
+  /// `onDisplayChange` follows the cell off screen and back while the task waits, and is not called once it left.
+  func testOnDisplayChangeFollowsTheCellWhileTheTaskWaits() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      let cell = FakeCell()
+      var changes: [Bool] = []
+      let later = queue.addLaterTask(for: cell, at: row(1), onDisplayChange: { changes.append($0) })
+      queue.cellDidEndDisplaying(cell, at: row(1))
+      queue.cellWillDisplay(cell, at: row(1))
+      XCTAssertEqual(changes, [false, true])
+      later.fulfill { _ in }
+      driver.drain()
+      queue.cellDidEndDisplaying(cell, at: row(1))
+      XCTAssertEqual(changes, [false, true], "told after the task ran")
+    }
+  }
 }
