@@ -18,6 +18,7 @@ lower-is-better); otherwise "level". Needs Python's standard library only.
 """
 
 import argparse
+import gzip
 import json
 import math
 import statistics
@@ -33,6 +34,13 @@ DEFAULT_METRICS = [
     "flicker",
 ]
 
+
+
+def load(path):
+    """A FeedDemo document, as written or gzipped (the committed history: `.json.gz`)."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as file:
+        return json.load(file)
 
 def runs_of(documents):
     """{(strategy, profile, hz, metric): [values]} from 3-run documents."""
@@ -96,14 +104,14 @@ def main():
     parser.add_argument("--pairs", help="PEER:MINE,... — compare strategies within the documents of --a")
     parser.add_argument("--metrics", default=",".join(DEFAULT_METRICS))
     arguments = parser.parse_args()
-    a = runs_of([json.load(open(path)) for path in arguments.a])
+    a = runs_of([load(path) for path in arguments.a])
     metrics = arguments.metrics.split(",")
     if arguments.pairs:
         compare_pairs(a, [pair.split(":") for pair in arguments.pairs.split(",")], metrics)
         return
     if not arguments.b:
         sys.exit("compare: --b or --pairs is needed")
-    b = runs_of([json.load(open(path)) for path in arguments.b])
+    b = runs_of([load(path) for path in arguments.b])
     strategies = sorted({key[0] for key in a} & {key[0] for key in b})
     worse_total = 0
     print("| strategy | metric | runs a figure | sum of medians A → B | better | level | worse | worse in |")
