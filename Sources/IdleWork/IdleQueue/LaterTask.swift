@@ -3,7 +3,8 @@ import Foundation
 /// A queued task whose work comes later, from any thread — an image your own loader delivers, a result of your own
 /// worker. It keeps its place in the queue and, for a cell, goes stale with its cell, like any task; until its
 /// work comes it is passed over, and a queue with nothing else to do lets the run loop sleep. Made by
-/// ``IdleQueue/addLaterTask(for:at:key:droppable:estimatedCost:onDisplayChange:onAbandon:)`` or ``IdleQueue/addLaterTask(key:droppable:estimatedCost:onAbandon:)``.
+/// ``IdleQueue/addLaterTask(for:at:key:droppable:estimatedCost:onDisplayChange:onAbandon:)`` or
+/// ``IdleQueue/addLaterTask(key:droppable:estimatedCost:onAbandon:)``.
 ///
 /// ```swift
 /// let task = queue.addLaterTask(for: cell, at: indexPath)

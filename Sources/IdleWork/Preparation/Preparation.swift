@@ -110,9 +110,9 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   }
 
   /// This preparation with `identifier` as its identity: preparations with equal identifiers of the same type (and
-  /// the same input and value types) share in-flight work and cached results, wherever they were made. For one made anew where
-  /// it is used — inline in `cellForRowAt`, a computed property — so that it shares with its prefetch; and for a
-  /// factory, whose variants must differ:
+  /// the same input and value types) share in-flight work and cached results, wherever they were made. For one made
+  /// anew where it is used — inline in `cellForRowAt`, a computed property — so that it shares with its prefetch; and
+  /// for a factory, whose variants must differ:
   ///
   /// ```swift
   /// func thumbnail(maxPixels: Int) -> Preparation<URL, CGImage> {

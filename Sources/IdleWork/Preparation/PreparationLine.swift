@@ -78,9 +78,9 @@ final class PreparationLine: @unchecked Sendable {
     pool.submitLocked(run)
   }
 
-  /// Changes a preparation's request counts: a waiting preparation no request needs is dropped; one newly wanted gets a worker.
-  /// Returns how the preparation had finished, if it had and its outcome was not taken in yet, read in the same locked
-  /// step.
+  /// Changes a preparation's request counts: a waiting preparation no request needs is dropped; one newly wanted gets
+  /// a worker. Returns how the preparation had finished, if it had and its outcome was not taken in yet, read in the
+  /// same locked step.
   @discardableResult
   func adjust(
     _ run: PreparationRun, live: Int = 0, wanted: Int = 0, urgent: Int = 0, cells: Int = 0

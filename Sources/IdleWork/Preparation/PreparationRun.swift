@@ -162,8 +162,8 @@ final class PreparationRun: @unchecked Sendable {
   /// The work, for the worker that starts the preparation. Lock held.
   func prepareLocked() -> PreparationWork? { work }
 
-  /// Takes the work out of a dropped preparation — a worker's, or a main-thread start — for the caller to release outside
-  /// the lock. Lock held; on the main thread (what drops a preparation runs there).
+  /// Takes the work out of a dropped preparation — a worker's, or a main-thread start — for the caller to release
+  /// outside the lock. Lock held; on the main thread (what drops a preparation runs there).
   func takePrepareLocked() -> Any? {
     defer {
       work = nil

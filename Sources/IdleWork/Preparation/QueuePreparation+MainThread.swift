@@ -6,9 +6,9 @@ import Foundation
 ///
 /// They run when a pass finds no runnable task, a slice at a time (``WorkerPool/nextByHand(of:)`` says the order):
 /// visible rows' first, the one that appeared last first (it stays on screen longest), then preparations under way for
-/// rows gone off screen, then prefetches, nearest first. A visible row's is admitted like a task, within the pass budget and the frame
-/// admission; a prefetch's only in time it cannot cost a frame (``PassPlanner/nextInSlack(_:)``). Results are
-/// applied by their tasks, which the pass runs before the next slice.
+/// rows gone off screen, then prefetches, nearest first. A visible row's is admitted like a task, within the pass
+/// budget and the frame admission; a prefetch's only in time it cannot cost a frame (``PassPlanner/nextInSlack(_:)``).
+/// Results are applied by their tasks, which the pass runs before the next slice.
 extension QueuePreparation {
   /// Runs one slice of `run`, started here if it waits; once the work returns its value (or throws, or nothing
   /// waits for it any more) the outcome is taken in at once, as a worker's would be. Returns whether a slice of the
@@ -67,7 +67,8 @@ extension QueuePreparation {
   /// The main-thread preparations whose slice cost is kept at most.
   static let sliceCostsKept = 256
 
-  /// A slice of the preparation ``nextMainThreadWork()`` picked took `nanoseconds`: its preparation's cost, for the next.
+  /// A slice of the preparation ``nextMainThreadWork()`` picked took `nanoseconds`: its preparation's cost, for the
+  /// next.
   func mainThreadSliceTook(_ nanoseconds: UInt64) {
     guard let identity = lastSliceIdentity else { return }
     lastSliceIdentity = nil

@@ -219,8 +219,8 @@ extension QueuePreparation {
     }
   }
 
-  /// Takes the prefetch's request out of its preparation; returns how the preparation had finished, if it had: with a value
-  /// (kept for later all the same) or an error.
+  /// Takes the prefetch's request out of its preparation; returns how the preparation had finished, if it had: with a
+  /// value (kept for later all the same) or an error.
   @discardableResult
   private func endPrefetch(of run: PreparationRun, key: PreparedContent) -> PreparationRun.Arrival {
     prefetches[key] = nil

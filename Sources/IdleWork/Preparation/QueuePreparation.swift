@@ -71,8 +71,8 @@ final class QueuePreparation {
 }
 
 extension QueuePreparation {
-  /// A preparation starts for `key`: counted a duplicate if another unnamed preparation of the same types made this input
-  /// and its result is kept, or is making it now.
+  /// A preparation starts for `key`: counted a duplicate if another unnamed preparation of the same types made this
+  /// input and its result is kept, or is making it now.
   func noteNewRun(for key: PreparedContent) {
     guard !key.work.isNamed else { return }
     let input = key.made(by: .instance(0))

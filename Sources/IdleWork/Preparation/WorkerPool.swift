@@ -6,15 +6,16 @@ import Foundation
 ///
 /// The pool keeps its own list of preparations not started, so unstarted work can be removed and the order is the app's
 /// (``WorkerPick``); a preparation leaves the list only when a worker is free for it. A worker is a lane: two serial
-/// dispatch queues, one on the global `userInitiated` queue for visible rows' preparations and one on the `utility` queue
-/// for prefetches', so a prefetch takes only the cores visible work leaves (on Linux too, where libdispatch runs
+/// dispatch queues, one on the global `userInitiated` queue for visible rows' preparations and one on the `utility`
+/// queue for prefetches', so a prefetch takes only the cores visible work leaves (on Linux too, where libdispatch runs
 /// those queues' threads at a niceness per class). A visible row that joins a running prefetch sends its queue an
 /// empty `userInitiated` block: on Apple's platforms that overrides the running block's QoS; Linux's libdispatch has
 /// no such override, and the prefetch ends at `utility`.
 ///
 /// The pool never drops the last reference to a preparation or an outcome: what a preparation captured may have to be
 /// freed on the main thread and never under a lock, so it goes to ``releaseOnMain(_:)``'s bin, emptied on the main
-/// queue outside the lock. A pool made `byHand` dispatches nothing: tests run preparations with ``runByHand(maximum:)``.
+/// queue outside the lock. A pool made `byHand` dispatches nothing: tests run preparations with
+/// ``runByHand(maximum:)``.
 ///
 /// `@unchecked Sendable`: every mutable field — here, in the ``PreparationLine``s and in the lock-guarded fields of
 /// the ``PreparationRun``s — is read and written only with `lock` held; `byHand` and `submit` are
@@ -216,8 +217,8 @@ final class WorkerPool: @unchecked Sendable {
     return chosen.map { ($0, false) }
   }
 
-  /// Ends every preparation of `line` under way on the calling thread (its queue ended); returns them, for the caller to
-  /// release what their work captured.
+  /// Ends every preparation of `line` under way on the calling thread (its queue ended); returns them, for the caller
+  /// to release what their work captured.
   func endAllByHand(of line: PreparationLine) -> [PreparationRun] {
     lock.lock()
     defer { lock.unlock() }
@@ -274,8 +275,9 @@ final class WorkerPool: @unchecked Sendable {
     scheduleHeldBackStartLocked()
   }
 
-  /// Sends a picked preparation to `lane` as one block at its QoS. Lock held. The block holds the lane's number, not the
-  /// preparation: libdispatch drops a block off the main thread, and so must never hold a preparation's last reference.
+  /// Sends a picked preparation to `lane` as one block at its QoS. Lock held. The block holds the lane's number, not
+  /// the preparation: libdispatch drops a block off the main thread, and so must never hold a preparation's last
+  /// reference.
   private func sendLocked(_ run: PreparationRun, to lane: Int) {
     run.lane = lane
     laneRuns[lane] = run
@@ -287,9 +289,9 @@ final class WorkerPool: @unchecked Sendable {
     }
   }
 
-  /// A lane's block: runs the lane's preparation (lock released meanwhile) and hands it over, then takes the next preparation the pick
-  /// rule allows on the same lane — past the pool's limit too, so that a queue's preparation is not held back by another
-  /// queue's orphaned one — or frees the lane.
+  /// A lane's block: runs the lane's preparation (lock released meanwhile) and hands it over, then takes the next
+  /// preparation the pick rule allows on the same lane — past the pool's limit too, so that a queue's preparation is
+  /// not held back by another queue's orphaned one — or frees the lane.
   private func runNext(on lane: Int) {
     lock.lock()
     let wakes = runLocked(laneRuns.removeValue(forKey: lane)!)
@@ -303,8 +305,9 @@ final class WorkerPool: @unchecked Sendable {
     for wake in wakes { wake() }
   }
 
-  /// Runs a picked preparation (lock released meanwhile) and hands it over; returns the wake-ups due, to call without the
-  /// lock. Its references to the preparation end with the lock held, once the preparation is in arrivals or the release bin.
+  /// Runs a picked preparation (lock released meanwhile) and hands it over; returns the wake-ups due, to call without
+  /// the lock. Its references to the preparation end with the lock held, once the preparation is in arrivals or the
+  /// release bin.
   private func runLocked(_ run: PreparationRun) -> [@Sendable () -> Void] {
     let line = run.line
     let work = run.prepareLocked()
@@ -388,7 +391,8 @@ final class WorkerPool: @unchecked Sendable {
     return Result { try work!(context) }
   }
 
-  /// Takes the preparation ``WorkerPick`` chooses out of line, marking it running, and notes what the choice passed over.
+  /// Takes the preparation ``WorkerPick`` chooses out of line, marking it running, and notes what the choice passed
+  /// over.
   private func pickLocked() -> PreparationRun? {
     guard let chosen = chooseLocked() else { return nil }
     let run = markRunningLocked(waiting.remove(at: chosen.index))
@@ -455,11 +459,12 @@ final class WorkerPool: @unchecked Sendable {
     return pacing.framesWereTightLately(at: DispatchTime.now().uptimeNanoseconds)
   }
 
-  /// How many times a preparation became wanted by a visible row: the count ``PreparationRun/visibleSince`` is taken from.
+  /// How many times a preparation became wanted by a visible row: the count ``PreparationRun/visibleSince`` is taken
+  /// from.
   private var visibleMoments: UInt64 = 0
 
-  /// A visible row's preparation became startable: it is the latest (``PreparationRun/visibleSince``); if no worker is free
-  /// for it, the pacing notes it. Lock held.
+  /// A visible row's preparation became startable: it is the latest (``PreparationRun/visibleSince``); if no worker is
+  /// free for it, the pacing notes it. Lock held.
   func visibleRowArrivedLocked(_ run: PreparationRun) {
     visibleMoments &+= 1
     run.visibleSince = visibleMoments

@@ -24,7 +24,7 @@ final class PreparationLifeTests: XCTestCase {
     return life
   }
 
-  /// A prefetch's render, waiting, in each phase it can reach.
+  /// A prefetch's run, waiting, in each phase it can reach.
   static let phases: [(name: String, events: [Life.Event])] = [
     ("waiting", [prefetchJoins]),
     ("running", [prefetchJoins, .started]),
@@ -95,7 +95,7 @@ final class PreparationLifeTests: XCTestCase {
     }
   }
 
-  /// A waiting render that no request wanted starts being wanted: a worker may start it; a visible row wanting it
+  /// A waiting run that no request wanted starts being wanted: a worker may start it; a visible row wanting it
   /// makes it the latest visible row; a cell going off screen and coming back does the same again.
   func testAWaitingRenderBecomingWantedMayStart() {
     var life = Life()
@@ -116,10 +116,10 @@ final class PreparationLifeTests: XCTestCase {
   }
 
   /// Thousands of random sequences of what the callers do — cell tasks join, their cells go off screen and come back,
-  /// they leave; prefetches join and leave; the render starts, ends, its queue ends — with the events the life allows:
+  /// they leave; prefetches join and leave; the run starts, ends, its queue ends — with the events the life allows:
   /// the phase only moves forward (waiting, then running or dropped, then finished); the pool's count of wanted
-  /// waiting renders, summed from the effects, is 1 exactly while the render waits wanted; a worker is told it may
-  /// start one only while it waits; its work is released once, only if it never started; a running render is
+  /// waiting runs, summed from the effects, is 1 exactly while the run waits wanted; a worker is told it may
+  /// start one only while it waits; its work is released once, only if it never started; a running run is
   /// cancelled only once nothing waits for it.
   func testRandomSequencesKeepThePoolsBookkeeping() {
     var generator = SeededGenerator(seed: 0x5EED_11FE)
@@ -171,7 +171,7 @@ final class PreparationLifeTests: XCTestCase {
           life.requests,
           Requests(live: shown + hidden + prefetches, wanted: shown + prefetches, urgent: shown, cells: shown + hidden))
         XCTAssertGreaterThanOrEqual(rank(life.phase), rank(before.phase), "\(before.phase) went back to \(life.phase)")
-        if case .dropped = life.phase { XCTAssertFalse(started, "a render that started was dropped") }
+        if case .dropped = life.phase { XCTAssertFalse(started, "a run that started was dropped") }
         if event == .started { started = true }
         wantedWaiting += effects.wantedWaiting
         XCTAssertEqual(wantedWaiting, life.phase == .waiting && life.requests.wanted > 0 ? 1 : 0)

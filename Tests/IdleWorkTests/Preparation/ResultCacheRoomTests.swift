@@ -129,8 +129,8 @@ final class ResultCacheRoomTests: XCTestCase {
   }
 
   /// A prefetch larger than the room left beside unused prefetches is not started: it pushes out none of them, and
-  /// waits (pending); a task for it takes it over, and its result, larger than the whole room, is not kept. A stale pin taken before a memory warning releases nothing of the result kept
-  /// since in its slot.
+  /// waits (pending); a task for it takes it over, and its result, larger than the whole room, is not kept. A stale
+  /// pin taken before a memory warning releases nothing of the result kept since in its slot.
   func testAPrefetchLargerThanTheRoomIsWastedAlone() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()

@@ -3,18 +3,18 @@ import XCTest
 
 @testable import IdleWork
 
-/// Each render reaches its worker lane as one block at the QoS of what it is: a prefetch at `utility`, a visible
+/// Each run reaches its worker lane as one block at the QoS of what it is: a prefetch at `utility`, a visible
 /// row's at `userInitiated`; a visible row joining a running prefetch sends that lane one `userInitiated` block (the
 /// override on Apple's platforms). Renders driven straight on a pool of their own, with real lanes.
 final class WorkerQoSTests: XCTestCase {
-  /// A render driven straight on a pool, with the counts `addPreparedTask` sets: a visible row's, or a prefetch's
+  /// A run driven straight on a pool, with the counts `addPreparedTask` sets: a visible row's, or a prefetch's
   /// (discardable: wanted, not urgent).
-  private static func render(
+  private static func makeRun(
     _ line: PreparationLine, prefetch: Bool, _ work: @escaping @Sendable () -> Int
   ) -> PreparationRun {
-    let render = PreparationRun(line: line, content: nil, resultBytes: nil, prepare: .worker { _ in work() })
-    render.life = PreparationLife(requests: .init(live: 1, wanted: 1, urgent: prefetch ? 0 : 1))
-    return render
+    let run = PreparationRun(line: line, content: nil, resultBytes: nil, prepare: .worker { _ in work() })
+    run.life = PreparationLife(requests: .init(live: 1, wanted: 1, urgent: prefetch ? 0 : 1))
+    return run
   }
 
   /// A pool that logs each block it sends, as "lane QoS", and sends it for real.
@@ -25,14 +25,14 @@ final class WorkerQoSTests: XCTestCase {
     }
   }
 
-  /// Runs `works` on `line` one after another, each as a prefetch's render or a visible row's, waiting for each to
+  /// Runs `works` on `line` one after another, each as a prefetch's run or a visible row's, waiting for each to
   /// arrive (the line's wake-up signals `done`).
   private static func runInTurn(
     on line: PreparationLine, _ done: DispatchSemaphore, _ works: [(prefetch: Bool, work: @Sendable () -> Void)]
   ) {
     for (prefetch, work) in works {
       line.submit(
-        render(line, prefetch: prefetch) {
+        makeRun(line, prefetch: prefetch) {
           work()
           return 0
         })
@@ -41,7 +41,7 @@ final class WorkerQoSTests: XCTestCase {
     }
   }
 
-  func testAPrefetchIsSentAtUtilityAndAVisibleRowsRenderAtUserInitiated() {
+  func testAPrefetchIsSentAtUtilityAndAVisibleRowsPreparationAtUserInitiated() {
     let log = TextLog()
     let done = DispatchSemaphore(value: 0)
     let line = PreparationLine(pool: Self.loggingPool(log), limit: 1, wake: { done.signal() }, checkCells: { _ in })
@@ -62,7 +62,7 @@ final class WorkerQoSTests: XCTestCase {
     let started = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let line = PreparationLine(pool: Self.loggingPool(log), limit: 1, wake: { done.signal() }, checkCells: { _ in })
-    let prefetch = Self.render(line, prefetch: true) {
+    let prefetch = Self.makeRun(line, prefetch: true) {
       started.signal()
       release.wait()
       return 0
@@ -81,7 +81,7 @@ final class WorkerQoSTests: XCTestCase {
     withExtendedLifetime(closed) {}
   }
 
-  /// A visible row joining a visible row's running render sends its lane nothing: it already runs at
+  /// A visible row joining a visible row's running run sends its lane nothing: it already runs at
   /// `userInitiated`.
   func testJoiningAVisibleRowsRenderSendsNothing() {
     let log = TextLog()
@@ -89,7 +89,7 @@ final class WorkerQoSTests: XCTestCase {
     let started = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let line = PreparationLine(pool: Self.loggingPool(log), limit: 1, wake: { done.signal() }, checkCells: { _ in })
-    let visible = Self.render(line, prefetch: false) {
+    let visible = Self.makeRun(line, prefetch: false) {
       started.signal()
       release.wait()
       return 0
@@ -105,7 +105,7 @@ final class WorkerQoSTests: XCTestCase {
     withExtendedLifetime(closed) {}
   }
 
-  /// Two renders at once on a pool of two: two lanes; the next render goes to a lane already made.
+  /// Two runs at once on a pool of two: two lanes; the next run goes to a lane already made.
   func testLanesAreMadeUpToTheLimitAndReused() {
     let log = TextLog()
     let done = DispatchSemaphore(value: 0)
@@ -114,7 +114,7 @@ final class WorkerQoSTests: XCTestCase {
     let line = PreparationLine(pool: Self.loggingPool(log), limit: 2, wake: { done.signal() }, checkCells: { _ in })
     for _ in 0..<2 {
       line.submit(
-        Self.render(line, prefetch: false) {
+        Self.makeRun(line, prefetch: false) {
           started.signal()
           release.wait()
           return 0
@@ -135,14 +135,14 @@ final class WorkerQoSTests: XCTestCase {
     Self.runInTurn(on: line, done, [(prefetch: false, work: {})])
     XCTAssertEqual(
       Set(log.entries), ["IdleWork worker 1 userInitiated", "IdleWork worker 2 userInitiated"],
-      "a third lane was made for a render while two were free")
+      "a third lane was made for a run while two were free")
     XCTAssertEqual(line.pool.threadCounts.peak, 2)
     let closed = line.close()
     withExtendedLifetime(closed) {}
   }
 
   /// With the real dispatch, a prefetch runs at the priority of the global `utility` queue's threads and a visible
-  /// row's render at the `userInitiated` one's (on Linux their niceness, 2 and −2).
+  /// row's run at the `userInitiated` one's (on Linux their niceness, 2 and −2).
   func testThePrioritiesAreTheGlobalQueuesOnes() {
     let expected = [DispatchQoS.QoSClass.utility, .userInitiated].map { qos in
       let read = LockedBox(Int.min)

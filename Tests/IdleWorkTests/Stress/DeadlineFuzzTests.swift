@@ -18,7 +18,8 @@ import XCTest
 ///   idle passes at each frame's start empty the queue (at 120 Hz: a task longer than the frame must not
 ///   wait for the frames of an earlier, slower rate).
 ///
-/// `IDLEWORK_FUZZ_SEED=<n>` replays one sequence; `IDLEWORK_FUZZ_SEQUENCES=<n>` changes the count (10,000 with `IDLEWORK_FULL_TESTS=1`, else 2,000).
+/// `IDLEWORK_FUZZ_SEED=<n>` replays one sequence; `IDLEWORK_FUZZ_SEQUENCES=<n>` changes the count (10,000 with
+/// `IDLEWORK_FULL_TESTS=1`, else 2,000).
 final class DeadlineFuzzTests: XCTestCase {
   func testRandomSequencesNeitherSpinNorStarveNorLeak() {
     MainActor.assumeIsolated {
