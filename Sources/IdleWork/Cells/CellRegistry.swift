@@ -69,27 +69,30 @@ final class CellRegistry {
   /// Records are pruned of released cells when the table reaches this size (then twice the live count).
   private var pruneAt = 64
 
-  /// Starts a new configuration of `cell` for `item`; earlier tasks for the cell become stale.
+  /// Starts a new configuration of `cell` for `item`; earlier tasks for the cell become stale. Returns the new
+  /// configuration, read before the earlier later tasks are told: what they call (an app's `onAbandon`) may configure
+  /// the cell again, and a task being added for `item` must then go stale too.
   @discardableResult
-  func bind<Item: Hashable>(_ cell: AnyObject, to item: Item) -> Record {
+  func bind<Item: Hashable>(_ cell: AnyObject, to item: Item) -> CellBinding {
     if let record = live(cell) {
       // A boxed identifier that is the same item again (a reload) keeps its box rather than boxing it again;
       // other items are stored as themselves, and storing the new one costs less than comparing first.
       record.reconfigure(
         for: record.item.isBoxed && record.item.matches(item) ? nil : TaskKey(item), configuration: nextConfiguration)
       nextConfiguration += 1
+      let binding = CellBinding(current: record)
       if let laterTasks = record.laterTasks {
         record.laterTasks = nil
         for task in laterTasks { task.cellConfiguredAgain() }
       }
-      return record
+      return binding
     }
-    return insert(cell, item: TaskKey(item))
+    return CellBinding(current: insert(cell, item: TaskKey(item)))
   }
 
   /// The cell's current configuration if it is for `item`; otherwise a new one.
-  func configuration<Item: Hashable>(of cell: AnyObject, for item: Item) -> Record {
-    if let record = live(cell), record.item.matches(item) { return record }
+  func configuration<Item: Hashable>(of cell: AnyObject, for item: Item) -> CellBinding {
+    if let record = live(cell), record.item.matches(item) { return CellBinding(current: record) }
     return bind(cell, to: item)
   }
 

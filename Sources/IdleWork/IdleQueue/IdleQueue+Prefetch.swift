@@ -31,10 +31,10 @@ extension IdleQueue {
     prepare preparation: Preparation<Input, Value>, from input: Input, droppable: Bool = false,
     estimatedCost: TimeInterval? = nil, apply: @escaping @MainActor (Cell, Value) -> Void
   ) -> IdleTaskHandle {
-    let record = core.cells.configuration(of: cell, for: item)
+    let binding = core.cells.configuration(of: cell, for: item)
     return QueuePreparation.addTask(
       to: core,
-      key: key.map { TaskKey($0) } ?? record.item, record: record, content: preparation.key(input),
+      key: key.map { TaskKey($0) } ?? binding.record.item, binding: binding, content: preparation.key(input),
       discardable: droppable, estimatedCost: estimatedCost,
       resultBytes: Self.sizing(preparation.resultBytes, hasContent: true), prepare: preparation.work(for: input),
       apply: { cell, value in
@@ -59,7 +59,7 @@ extension IdleQueue {
   ) -> IdleTaskHandle {
     QueuePreparation.addTask(
       to: core,
-      key: TaskKey(key), record: nil, content: preparation.key(input), discardable: droppable,
+      key: TaskKey(key), binding: nil, content: preparation.key(input), discardable: droppable,
       estimatedCost: estimatedCost, resultBytes: Self.sizing(preparation.resultBytes, hasContent: true),
       prepare: preparation.work(for: input), apply: { _, value in apply(value as! Value) })
   }

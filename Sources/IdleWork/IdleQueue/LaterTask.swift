@@ -71,18 +71,19 @@ extension IdleQueue {
     onAbandon: (@MainActor () -> Void)? = nil
   ) -> LaterTask<Cell> {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    let record = core.cells.configuration(of: cell, for: item)
+    let binding = core.cells.configuration(of: cell, for: item)
     let awaited = AwaitedWork<Cell>(
       inbox: core.inbox, cell: { $0 as! Cell }, onDisplayChange: onDisplayChange, onAbandon: onAbandon)
     let handle = core.enqueue(
-      key: key.map { TaskKey($0) } ?? record.item,
-      QueuedTask(work: .later(awaited), binding: CellBinding(current: record), estimatedCost: cost),
-      discardable: droppable)
-    if handle.isPending {
+      key: key.map { TaskKey($0) } ?? binding.record.item,
+      QueuedTask(work: .later(awaited), binding: binding, estimatedCost: cost), discardable: droppable)
+    // Told of its cell while it waits (unless a callback configured the cell again meanwhile: it is stale then).
+    if handle.isPending, binding.state != .stale {
       awaited.queue = core
       awaited.seq = handle.seq
-      if record.laterTasks == nil { record.laterTasks = [] }
-      record.laterTasks!.append(awaited)
+      awaited.record = binding.record
+      if binding.record.laterTasks == nil { binding.record.laterTasks = [] }
+      binding.record.laterTasks!.append(awaited)
     }
     return LaterTask(awaited, handle)
   }

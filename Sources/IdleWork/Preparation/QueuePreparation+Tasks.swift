@@ -25,10 +25,10 @@ extension QueuePreparation {
     return made
   }
 
-  /// What ``IdleQueue``'s prepared `addTask` forms do, once their closures are erased: `record` is the
+  /// What ``IdleQueue``'s prepared `addTask` forms do, once their closures are erased: `binding` is the
   /// cell's configuration for a cell task (`nil` for a plain one).
   static func addTask(
-    to queue: QueueCore, key: TaskKey, record: CellRegistry.Record?, content: PreparedContent?, discardable: Bool,
+    to queue: QueueCore, key: TaskKey, binding: CellBinding?, content: PreparedContent?, discardable: Bool,
     estimatedCost: TimeInterval?, resultBytes: (@Sendable (any Sendable) -> Int)?,
     prepare: PreparationPlace,
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
@@ -36,12 +36,12 @@ extension QueuePreparation {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
     guard !queue.isInvalidated else { return IdleTaskHandle(queue: nil, seq: 0) }
     return of(queue).addTask(
-      key: key, record: record, content: content, discardable: discardable, cost: cost, resultBytes: resultBytes,
+      key: key, binding: binding, content: content, discardable: discardable, cost: cost, resultBytes: resultBytes,
       prepare: prepare, apply: apply)
   }
 
   private func addTask(
-    key: TaskKey, record: CellRegistry.Record?, content: PreparedContent?, discardable: Bool, cost: UInt64?,
+    key: TaskKey, binding: CellBinding?, content: PreparedContent?, discardable: Bool, cost: UInt64?,
     resultBytes: (@Sendable (any Sendable) -> Int)?, prepare: PreparationPlace,
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) -> IdleTaskHandle {
@@ -53,10 +53,9 @@ extension QueuePreparation {
       queue.list.recordAddedAndExecuted()
       cacheHits += 1
       noteCacheRoom()
-      apply(record?.cell, value)
+      apply(binding?.record.cell, value)
       return IdleTaskHandle(queue: nil, seq: 0)
     }
-    let binding = record.map { CellBinding(current: $0) }
     var run: PreparationRun
     var isNew = false
     var isJoiningPrefetch = false
@@ -85,7 +84,8 @@ extension QueuePreparation {
       // A pending prefetch of this content ends: the preparation is this task's now (visible work).
       if isJoiningPrefetch, let content { prefetchTakenOver(run, key: content) }
     }
-    if let record {
+    if let binding, binding.state != .stale {  // (stale already if the cell was configured again meanwhile)
+      let record = binding.record
       if record.laterTasks == nil { record.laterTasks = [] }
       record.laterTasks!.append(request)
     }

@@ -6,9 +6,11 @@ final class AwaitedWork<Cell>: LaterWork {
   let handover: Handover
   /// Turns the task's cell (`nil` for the form without one) into the `Cell` the work is given.
   private let cell: (AnyObject?) -> Cell
-  /// The queue and the task's place in it, to leave as stale when its cell is configured again.
+  /// The queue and the task's place in it, to leave as stale when its cell is configured again; the cell's record,
+  /// whose later tasks it is one of while it waits.
   weak var queue: QueueCore?
   var seq: UInt64 = 0
+  weak var record: CellRegistry.Record?
   /// The app's: told when the cell goes off screen or comes back, and once if the task leaves without running.
   private var onDisplayChange: (@MainActor (Bool) -> Void)?
   private var onAbandon: (@MainActor () -> Void)?
@@ -36,6 +38,10 @@ final class AwaitedWork<Cell>: LaterWork {
     let abandoned = fate == .executed ? nil : onAbandon
     onDisplayChange = nil
     onAbandon = nil
+    if let record, var tasks = record.laterTasks {
+      tasks.removeAll { $0 === self }
+      record.laterTasks = tasks.isEmpty ? nil : tasks
+    }
     abandoned?()
   }
 

@@ -129,7 +129,7 @@ final class QueueCore {
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
     let task = QueuedTask(
-      work: work, binding: CellBinding(current: cells.configuration(of: cell, for: item)), estimatedCost: cost)
+      work: work, binding: cells.configuration(of: cell, for: item), estimatedCost: cost)
     return enqueue(key: key ?? task.cellItem, task, discardable: discardable)
   }
 
@@ -149,7 +149,7 @@ final class QueueCore {
 
   /// What ``IdleQueue``'s `cellWillDisplay(_:at:)` does.
   func cellWillDisplay(_ cell: AnyObject, at item: some Hashable) {
-    let record = cells.configuration(of: cell, for: item)
+    let record = cells.configuration(of: cell, for: item).record
     guard !record.isDisplayed else { return }
     record.isDisplayed = true
     for task in record.laterTasks ?? [] { task.cellDisplayChanged(isDisplayed: true) }

@@ -227,4 +227,39 @@ final class LaterTaskTests: XCTestCase {
       XCTAssertEqual(changes, [false, true], "told after the task ran")
     }
   }
+
+  /// An `onAbandon` that configures the cell for a third row, called while a task for a second row is being added
+  /// (the add configures the cell, which abandons the first row's task): the second row's task never runs on the
+  /// cell that now shows the third; it is skipped as stale.
+  func testACallbackThatConfiguresTheCellAgainDuringAnAddLeavesTheNewTaskStale() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      let cell = FakeCell()
+      var ran: [String] = []
+      _ = queue.addLaterTask(for: cell, at: row(1), onAbandon: { queue.bind(cell, to: row(3)) })
+      let second = queue.addLaterTask(for: cell, at: row(2))
+      second.fulfill { _ in ran.append("row 2's work") }
+      driver.drain()
+      XCTAssertEqual(ran, [], "a task for row 2 ran on a cell showing row 3")
+      XCTAssertEqual(queue.statistics.skippedAsStale, 2)
+      XCTAssertEqual(queue.statistics.pending, 0)
+    }
+  }
+
+  /// A cell that gets a later task for the same row again and again, never configured again, keeps none of those
+  /// that left.
+  func testTasksThatLeftAreNotKeptByTheirCell() {
+    MainActor.assumeIsolated {
+      let (queue, driver) = manualQueue()
+      let cell = FakeCell()
+      for index in 0..<100 {
+        let later = queue.addLaterTask(for: cell, at: row(1))
+        if index % 2 == 0 { later.fulfill { _ in } } else { later.cancel() }
+        driver.drain()
+      }
+      XCTAssertEqual(queue.core.cells.live(cell)?.laterTasks?.count ?? 0, 0, "the cell kept later tasks that had left")
+      XCTAssertEqual(queue.statistics.executed, 50)
+      XCTAssertEqual(queue.statistics.cancelled, 50)
+    }
+  }
 }

@@ -14,7 +14,7 @@ extension IdleQueue {
   ) -> IdleTaskHandle {
     QueuePreparation.addTask(
       to: core,
-      key: TaskKey(key), record: nil, content: content.map { Self.contentKey($0, of: Value.self) },
+      key: TaskKey(key), binding: nil, content: content.map { Self.contentKey($0, of: Value.self) },
       discardable: droppable,
       estimatedCost: estimatedCost, resultBytes: Self.sizing(resultBytes, hasContent: content != nil),
       prepare: .worker(Self.erased(prepare)),
@@ -30,10 +30,10 @@ extension IdleQueue {
     prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Value,
     apply: @escaping @MainActor (Cell, Value) -> Void
   ) -> IdleTaskHandle {
-    let record = core.cells.configuration(of: cell, for: item)
+    let binding = core.cells.configuration(of: cell, for: item)
     return QueuePreparation.addTask(
       to: core,
-      key: key.map { TaskKey($0) } ?? record.item, record: record,
+      key: key.map { TaskKey($0) } ?? binding.record.item, binding: binding,
       content: content.map { Self.contentKey($0, of: Value.self) },
       discardable: droppable, estimatedCost: estimatedCost,
       resultBytes: Self.sizing(resultBytes, hasContent: content != nil), prepare: .worker(Self.erased(prepare)),
