@@ -38,7 +38,26 @@ final class CellRegistry {
     /// The later tasks of the current configuration (see ``LaterWork``) not yet run; `nil` until the cell gets
     /// one. They are told when the cell goes off screen or comes back, and a new configuration makes them leave
     /// at once, so that work for the old one that has not started is dropped.
-    var laterTasks: [any LaterWork]?
+    private(set) var laterTasks: [any LaterWork]?
+
+    /// A later task of this configuration starts waiting.
+    func addLaterTask(_ task: any LaterWork) {
+      if laterTasks == nil { laterTasks = [] }
+      laterTasks!.append(task)
+    }
+
+    /// A later task left (ran, or left the queue otherwise): it is no longer told of the cell.
+    func removeLaterTask(_ task: any LaterWork) {
+      guard var tasks = laterTasks else { return }
+      tasks.removeAll { $0 === task }
+      laterTasks = tasks.isEmpty ? nil : tasks
+    }
+
+    /// Takes the later tasks out, for a new configuration to tell them.
+    func takeLaterTasks() -> [any LaterWork] {
+      defer { laterTasks = nil }
+      return laterTasks ?? []
+    }
 
     init(cell: AnyObject, item: TaskKey, configuration: UInt64) {
       self.cell = cell
@@ -81,10 +100,7 @@ final class CellRegistry {
         for: record.item.isBoxed && record.item.matches(item) ? nil : TaskKey(item), configuration: nextConfiguration)
       nextConfiguration += 1
       let binding = CellBinding(current: record)
-      if let laterTasks = record.laterTasks {
-        record.laterTasks = nil
-        for task in laterTasks { task.cellConfiguredAgain() }
-      }
+      for task in record.takeLaterTasks() { task.cellConfiguredAgain() }
       return binding
     }
     return CellBinding(current: insert(cell, item: TaskKey(item)))

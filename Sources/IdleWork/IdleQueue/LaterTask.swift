@@ -82,8 +82,7 @@ extension IdleQueue {
       awaited.queue = core
       awaited.seq = handle.seq
       awaited.record = binding.record
-      if binding.record.laterTasks == nil { binding.record.laterTasks = [] }
-      binding.record.laterTasks!.append(awaited)
+      binding.record.addLaterTask(awaited)
     }
     return LaterTask(awaited, handle)
   }

@@ -85,9 +85,7 @@ extension QueuePreparation {
       if isJoiningPrefetch, let content { prefetchTakenOver(run, key: content) }
     }
     if let binding, binding.state != .stale {  // (stale already if the cell was configured again meanwhile)
-      let record = binding.record
-      if record.laterTasks == nil { record.laterTasks = [] }
-      record.laterTasks!.append(request)
+      binding.record.addLaterTask(request)
     }
     let handle = queue.enqueue(
       key: key, QueuedTask(work: .later(request), binding: binding, estimatedCost: cost), discardable: discardable)
@@ -234,10 +232,7 @@ extension QueuePreparation {
     request.run.requests.removeAll { $0 === request }
     request.run.forgetResultBytes(of: request)
     requestLeft(request)
-    if let record = request.binding?.record, var requests = record.laterTasks {
-      requests.removeAll { $0 === request }
-      record.laterTasks = requests.isEmpty ? nil : requests
-    }
+    request.binding?.record.removeLaterTask(request)
   }
 
   /// Takes `request` out of its preparation's counts; a preparation no task waits for any more is settled.

@@ -38,6 +38,7 @@ final class WorkerPool: @unchecked Sendable {
   /// The lanes made so far, and those with no preparation.
   private var lanes: [Lane] = []
   private var freeLanes: [Int] = []
+  private var busyLanes: Int { lanes.count - freeLanes.count }
   /// The preparation each busy lane's block is to run.
   private var laneRuns: [Int: PreparationRun] = [:]
   private var peak = 0
@@ -130,7 +131,7 @@ final class WorkerPool: @unchecked Sendable {
   var threadCounts: (now: Int, peak: Int) {
     lock.lock()
     defer { lock.unlock() }
-    return (lanes.count - freeLanes.count, peak)
+    return (busyLanes, peak)
   }
 
   /// Hands `references` to the main thread, which drops them outside the lock. Lock held.
@@ -261,7 +262,7 @@ final class WorkerPool: @unchecked Sendable {
   /// Starts what may start on free lanes, up to the pool's limit.
   private func startWorkerLocked() {
     guard !byHand, !lines.isEmpty else { return }
-    while lanes.count - freeLanes.count < limit, let run = pickLocked() {
+    while busyLanes < limit, let run = pickLocked() {
       let lane: Int
       if let free = freeLanes.popLast() {
         lane = free
@@ -269,7 +270,7 @@ final class WorkerPool: @unchecked Sendable {
         lane = lanes.count
         lanes.append(Lane(lane + 1))
       }
-      peak = max(peak, lanes.count - freeLanes.count)
+      peak = max(peak, busyLanes)
       sendLocked(run, to: lane)
     }
     scheduleHeldBackStartLocked()
@@ -469,7 +470,7 @@ final class WorkerPool: @unchecked Sendable {
     visibleMoments &+= 1
     run.visibleSince = visibleMoments
     let line = run.line
-    if lanes.count - freeLanes.count >= limit || line.running >= line.limit {
+    if busyLanes >= limit || line.running >= line.limit {
       pacing.noteVisibleRowWaited(at: DispatchTime.now().uptimeNanoseconds)
     }
   }

@@ -38,10 +38,7 @@ final class AwaitedWork<Cell>: LaterWork {
     let abandoned = fate == .executed ? nil : onAbandon
     onDisplayChange = nil
     onAbandon = nil
-    if let record, var tasks = record.laterTasks {
-      tasks.removeAll { $0 === self }
-      record.laterTasks = tasks.isEmpty ? nil : tasks
-    }
+    record?.removeLaterTask(self)
     abandoned?()
   }
 
