@@ -6,6 +6,8 @@ let package = Package(
   platforms: [.iOS(.v13), .tvOS(.v13), .macOS(.v10_15)],
   products: [
     .library(name: "IdleWork", targets: ["IdleWork"]),
+    // Results prepared off the main thread, cached and prefetched, applied in the queue's passes.
+    .library(name: "IdleWorkPreparation", targets: ["IdleWorkPreparation"]),
     .library(name: "IdleWorkTesting", targets: ["IdleWorkTesting"]),
     // The Objective-C face: a module of its own, so that Swift users see none of it.
     .library(name: "IdleWorkObjC", targets: ["IdleWorkObjC"]),
@@ -18,12 +20,14 @@ let package = Package(
         .define("IDLEWORK_INTERNAL_CHECKS", .when(configuration: .debug))
       ]
     ),
+    .target(name: "IdleWorkPreparation", dependencies: ["IdleWork"]),
     .target(name: "IdleWorkTesting", dependencies: ["IdleWork"]),
-    .target(name: "IdleWorkObjC", dependencies: ["IdleWork"]),
-    .testTarget(name: "IdleWorkTests", dependencies: ["IdleWork", "IdleWorkTesting"]),
-    .testTarget(name: "IdleWorkTestingTests", dependencies: ["IdleWork", "IdleWorkTesting"]),
+    .target(name: "IdleWorkObjC", dependencies: ["IdleWork", "IdleWorkPreparation"]),
+    .testTarget(name: "IdleWorkTests", dependencies: ["IdleWork", "IdleWorkPreparation", "IdleWorkTesting"]),
+    .testTarget(name: "IdleWorkTestingTests", dependencies: ["IdleWork", "IdleWorkPreparation", "IdleWorkTesting"]),
     // Preparation's behaviour through the public API and IdleWorkTesting alone: no `@testable`.
-    .testTarget(name: "IdleWorkPreparationTests", dependencies: ["IdleWork", "IdleWorkTesting"]),
+    .testTarget(
+      name: "IdleWorkPreparationTests", dependencies: ["IdleWork", "IdleWorkPreparation", "IdleWorkTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -16,11 +16,19 @@ let package = Package(
   targets: [
     .target(
       name: "FeedDemoKit",
-      dependencies: [.product(name: "IdleWork", package: "IdleWork")]
+      dependencies: [
+        .product(name: "IdleWork", package: "IdleWork"),
+        .product(name: "IdleWorkPreparation", package: "IdleWork"),
+      ]
     ),
     .executableTarget(name: "FeedDemo", dependencies: ["FeedDemoKit"]),
     // What one addition costs as an app makes it, beside Array.append (see its main.swift).
-    .executableTarget(name: "AddTaskCost", dependencies: [.product(name: "IdleWork", package: "IdleWork")]),
+    .executableTarget(
+      name: "AddTaskCost",
+      dependencies: [
+        .product(name: "IdleWork", package: "IdleWork"),
+        .product(name: "IdleWorkPreparation", package: "IdleWork"),
+      ]),
     .testTarget(name: "FeedDemoTests", dependencies: ["FeedDemoKit"]),
   ],
   swiftLanguageModes: [.v6]

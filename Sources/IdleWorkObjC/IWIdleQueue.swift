@@ -1,6 +1,7 @@
 #if canImport(ObjectiveC)
   import Foundation
   import IdleWork
+  import IdleWorkPreparation
 
   /// `IdleQueue` for Objective-C: the same queue, its calls forwarded with Objective-C types (blocks, `NSIndexPath`,
   /// object keys). Use it on the main thread, except `-addTaskFromAnyThreadWithKey:block:` and `-invalidate`.

@@ -1,6 +1,7 @@
 #if canImport(ObjectiveC)
   import Foundation
   import IdleWork
+  import IdleWorkPreparation
 
   /// How a result is made from an input (`Preparation`), said once and shared by cell tasks, keyed tasks and
   /// prefetches, so that equal inputs share one preparation and one cached result. Make each one once (a property).

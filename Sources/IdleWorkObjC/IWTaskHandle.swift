@@ -1,6 +1,7 @@
 #if canImport(ObjectiveC)
   import Foundation
   import IdleWork
+  import IdleWorkPreparation
 
   /// Refers to one queued task (`IdleTaskHandle`): cancels it or tells whether it is pending. Holds its queue
   /// weakly.

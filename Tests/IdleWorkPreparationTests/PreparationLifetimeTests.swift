@@ -1,5 +1,6 @@
 import Foundation
 import IdleWork
+import IdleWorkPreparation
 import IdleWorkTesting
 import XCTest
 

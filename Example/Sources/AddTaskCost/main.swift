@@ -1,5 +1,6 @@
 import Foundation
 import IdleWork
+import IdleWorkPreparation
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import IdleWork
+import IdleWorkPreparation
 
 extension IdleWorkStrategy {
   /// The draw as a main-thread preparation, as an app whose drawing code must stay on the main thread writes it:

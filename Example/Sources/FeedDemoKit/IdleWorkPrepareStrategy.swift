@@ -1,5 +1,6 @@
 import Foundation
 import IdleWork
+import IdleWorkPreparation
 
 extension IdleWorkStrategy {
   /// The draw said once, as the app writes it: a `Preparation` that renders an image's content off the main

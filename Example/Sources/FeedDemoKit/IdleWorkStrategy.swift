@@ -1,5 +1,6 @@
 import Foundation
 import IdleWork
+import IdleWorkPreparation
 
 /// IdleWork as its README's Quick start writes it, on an `IdleQueue` of its own (not `IdleQueue.main`, so
 /// each run starts fresh): `queue.bind(cell, to: indexPath)` at the top of `cellForRow` (a new

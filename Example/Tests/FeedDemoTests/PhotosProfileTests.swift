@@ -1,5 +1,6 @@
 import Foundation
 import IdleWork
+import IdleWorkPreparation
 import XCTest
 
 @testable import FeedDemoKit

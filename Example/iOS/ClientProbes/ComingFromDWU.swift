@@ -4,6 +4,7 @@
 // cell still shows the same content. `../shared/ios-check/run` type-checks this file against the iOS SDK as a client
 // module of IdleWork, so an example that stops compiling fails CI.
 import IdleWork
+import IdleWorkPreparation
 import UIKit
 
 // MARK: Scaffolding the examples assume

@@ -3,6 +3,7 @@
 // type-checks this file against the iOS SDK as a client module of IdleWork, so an example that stops compiling
 // fails CI. The examples of IdleWorkTesting (unit tests with ManualPassDriver) are not here: they need XCTest.
 import IdleWork
+import IdleWorkPreparation
 import ImageIO
 import UIKit
 

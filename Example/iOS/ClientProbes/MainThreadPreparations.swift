@@ -3,6 +3,7 @@
 // made in idle time before the rows appear. `../shared/ios-check/run` type-checks this file against the iOS SDK as
 // a client module of IdleWork.
 import IdleWork
+import IdleWorkPreparation
 import UIKit
 
 /// Old drawing code that uses UIKit and is not thread-safe.

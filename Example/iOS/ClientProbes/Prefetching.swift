@@ -4,6 +4,7 @@
 // type-checks this file against the iOS SDK as a client module of IdleWork.
 import Foundation
 import IdleWork
+import IdleWorkPreparation
 import ImageIO
 import UIKit
 

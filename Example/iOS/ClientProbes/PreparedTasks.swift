@@ -7,6 +7,7 @@
 import CoreText
 import Foundation
 import IdleWork
+import IdleWorkPreparation
 import ImageIO
 import UIKit
 

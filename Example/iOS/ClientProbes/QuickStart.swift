@@ -3,6 +3,7 @@
 // `../shared/ios-check/run` type-checks this file against the iOS SDK as a client module of IdleWork; if the
 // README's code stops compiling, CI fails.
 import IdleWork
+import IdleWorkPreparation
 import UIKit
 
 // MARK: Scaffolding the snippets assume

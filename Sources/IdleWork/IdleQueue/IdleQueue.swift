@@ -29,7 +29,7 @@ public final class IdleQueue {
   nonisolated static let observerOrder = 2_100_000
 
   /// The queue's state and policy.
-  let core: QueueCore
+  package let core: QueueCore
 
   /// Work per pass (``Configuration/budget``); tests change it between passes.
   var budget: Budget {

@@ -5,7 +5,12 @@
 public struct IdleTaskHandle {
   /// The queue the task was added to; `nil` once it is freed, or when nothing was queued.
   weak var queue: QueueCore?
-  let seq: UInt64
+  package let seq: UInt64
+
+  package init(queue: QueueCore?, seq: UInt64) {
+    self.queue = queue
+    self.seq = seq
+  }
 
   /// Whether the task is still queued (it has not run, been skipped, evicted or cancelled); a resumable task
   /// between slices is.

@@ -4,7 +4,7 @@ import Foundation
 /// capacity slot, is passed over until it is ready, goes stale, parked, evicted or cancelled like any task, and
 /// tells its owner how it left. The queue knows nothing else of where its work comes from.
 @MainActor
-protocol LaterWork: AnyObject {
+package protocol LaterWork: AnyObject {
   /// Whether the work can run now (its result arrived).
   var isReady: Bool { get }
   /// Runs the work, given its cell (`nil` for a task without one).
@@ -20,7 +20,7 @@ protocol LaterWork: AnyObject {
 /// The owner of a queue's later tasks (preparation), told what it needs of the queue's life: passes, cells
 /// shown and hidden, memory warnings, the end, the statistics.
 @MainActor
-protocol LaterWorkClient: AnyObject {
+package protocol LaterWorkClient: AnyObject {
   /// Whether results other threads handed over wait for a pass to take them in.
   var hasArrivals: Bool { get }
   /// Whether the queue waits for results (its frame clock keeps running a moment for them).
@@ -53,7 +53,7 @@ protocol LaterWorkClient: AnyObject {
 }
 
 /// A piece of a client's main-thread work, as a pass admits it.
-enum MainThreadWork {
+package enum MainThreadWork {
   /// A visible row's task waits for it: admitted like a task.
   case visibleRow
   /// Only a prefetch wants it: admitted only in time it cannot cost a frame.

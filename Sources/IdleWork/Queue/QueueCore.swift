@@ -7,9 +7,9 @@ import Foundation
 /// Separate from ``IdleQueue`` so that task handles and the scheduler refer to this object weakly, and an app's
 /// references to its queue stay plain strong ones.
 @MainActor
-final class QueueCore {
+package final class QueueCore {
   /// The scheduler whose passes serve this queue.
-  let scheduler: IdleScheduler
+  package let scheduler: IdleScheduler
   /// What the queue does in tracking passes (``IdleQueue/Configuration/scrolling``): nothing, or what
   /// the frame clock admits.
   let scrolling: PassPlanner.Scrolling
@@ -17,19 +17,19 @@ final class QueueCore {
   nonisolated let isShared: Bool
   /// The frame clock, if the configuration fits passes to frames and has one. Made by ``start()`` on the main
   /// thread (a source's factory is main-actor); `nil` until then.
-  var frameClock: FrameClock?
+  package var frameClock: FrameClock?
   /// What ``start()`` needs, kept from the initializer (which may run on any thread); `nil` once started.
   var startup: Startup?
   /// Predicts the next task's cost from measured ones.
   var predictor = CostPredictor()
   /// The owner of the queue's later tasks (preparation), made with the first.
-  var client: (any LaterWorkClient)?
+  package var client: (any LaterWorkClient)?
   /// Later tasks run since the last commit was measured (see ``learnCommit(_:)``).
   var appliesSinceCommit = 0
   /// The client's configuration: preparations running at once (``IdleQueue/Configuration/workers``).
-  nonisolated let workerLimit: Int
+  package nonisolated let workerLimit: Int
   /// The client's configuration: bytes of results kept (``IdleQueue/Configuration/resultCacheLimit``).
-  nonisolated let cacheLimit: Int
+  package nonisolated let cacheLimit: Int
   /// Set by ``takeInForPass()`` for the ``serve(_:)`` that follows: how long this queue's take-in took
   /// and whether it took in results.
   var passTakeIn: (duration: UInt64, results: Bool)?
@@ -39,19 +39,19 @@ final class QueueCore {
   /// until that deadline, after which the next pass should come.
   var waitsForDeadline: UInt64?
   /// Whether a pass is being run: work found meanwhile needs no request, the scheduler looks once it ends.
-  var isInPass = false
+  package var isInPass = false
 
   /// The pending tasks.
   // `nonisolated(unsafe)`: the language's only way for the initializer (any thread) to store this non-`Sendable`
   // value; that is before the queue is shared, and every other access is by this main-actor class's members.
-  nonisolated(unsafe) var list: TaskList<QueuedTask>
+  package nonisolated(unsafe) var list: TaskList<QueuedTask>
   let inbox: BackgroundInbox
-  let cells = CellRegistry()
+  package let cells = CellRegistry()
   let notificationObservers = NotificationObservers()
-  private(set) var isInvalidated = false
+  package private(set) var isInvalidated = false
   /// Set when a pass found only parked tasks (cells off screen): no pass is asked for until a task is
   /// added or a cell is shown again, so an off-screen cell's work never keeps the loop spinning.
-  var onlyParkedLeft = false
+  package var onlyParkedLeft = false
 
   /// What ``IdleQueue``'s `budget` does.
   var budget: IdleQueue.Budget {
@@ -211,7 +211,7 @@ final class QueueCore {
   // MARK: Internals
 
   @discardableResult @inline(__always)
-  func enqueue(key: consuming TaskKey, _ task: consuming QueuedTask, discardable: Bool) -> IdleTaskHandle {
+  package func enqueue(key: consuming TaskKey, _ task: consuming QueuedTask, discardable: Bool) -> IdleTaskHandle {
     guard !isInvalidated else { return IdleTaskHandle(queue: nil, seq: 0) }
     // A cell task may go stale; a prepared one is passed over until its result arrives.
     let canBeStale: Bool
@@ -229,7 +229,7 @@ final class QueueCore {
   }
 
   /// Tells prepared tasks how they left, and signposts evictions; the payloads are freed when `removed` goes.
-  func release(_ removed: [TaskList<QueuedTask>.Removal]) {
+  package func release(_ removed: [TaskList<QueuedTask>.Removal]) {
     for removal in removed {
       if case .later(let work) = removal.entry.payload.work { work.left(removal.fate) }
       guard removal.fate != .executed else { continue }

@@ -1,5 +1,5 @@
 /// Whether a pending entry may run now, as the caller's predicate judges it.
-enum EntryState: Sendable, Hashable {
+package enum EntryState: Sendable, Hashable {
   case runnable
   /// It never will: its cell is gone or was configured again. It leaves the list, counted as stale.
   case stale
@@ -11,7 +11,7 @@ enum EntryState: Sendable, Hashable {
 }
 
 /// How a task left the queue.
-enum TaskFate: Sendable, Hashable {
+package enum TaskFate: Sendable, Hashable {
   case executed
   /// Its cell was gone or was configured again when its turn came, or when the queue overflowed.
   case stale
@@ -36,7 +36,7 @@ enum TaskFate: Sendable, Hashable {
 ///
 /// Cancel-by-key scans a parallel array of key hashes, computed lazily, so an addition never cancelled by key
 /// costs no hashing, and it stays O(n) when many tasks share one key.
-struct TaskList<Payload> {
+package struct TaskList<Payload> {
   struct Entry {
     let seq: UInt64
     let key: TaskKey
@@ -76,13 +76,13 @@ struct TaskList<Payload> {
     case restart
   }
 
-  struct Removal {
+  package struct Removal {
     let entry: Entry
     let fate: TaskFate
   }
 
   /// The maximum number of pending entries; `0...Int.max`.
-  var capacity: Int
+  package var capacity: Int
   private(set) var statistics = IdleQueue.Statistics()
 
   private var slots: [Entry?] = []
@@ -107,7 +107,7 @@ struct TaskList<Payload> {
   }
 
   var count: Int { statistics.pending }
-  var isEmpty: Bool { statistics.pending == 0 }
+  package var isEmpty: Bool { statistics.pending == 0 }
 
   var first: Entry? {
     if stragglerHead < stragglers.count { return stragglers[stragglerHead].entry }
@@ -317,12 +317,12 @@ struct TaskList<Payload> {
     return Removal(entry: entry, fate: .executed)
   }
 
-  mutating func skipAsStale(_ seq: UInt64) -> Removal? { remove(seq, as: .stale) }
+  package mutating func skipAsStale(_ seq: UInt64) -> Removal? { remove(seq, as: .stale) }
 
-  mutating func fail(_ seq: UInt64) -> Removal? { remove(seq, as: .failed) }
+  package mutating func fail(_ seq: UInt64) -> Removal? { remove(seq, as: .failed) }
 
   /// Counts a task that was accepted and ran in one step (a prepared task whose result was cached).
-  mutating func recordAddedAndExecuted() {
+  package mutating func recordAddedAndExecuted() {
     statistics.added += 1
     statistics.executed += 1
     statistics.slicesRun += 1

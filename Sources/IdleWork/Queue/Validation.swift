@@ -1,7 +1,7 @@
 /// Stops the program with a message naming the bad parameter and its valid range (`fatalError`, so the message
 /// is printed in optimized builds too).
-enum Validation {
-  static func require(_ failure: String?) {
+package enum Validation {
+  package static func require(_ failure: String?) {
     if let failure { fatalError(failure) }
   }
 
@@ -14,7 +14,7 @@ enum Validation {
   }
 
   /// Prefetching keeps its results in the cache: a queue without one would prepare them for nothing.
-  static func prefetchFailure(cacheLimit: Int) -> String? {
+  package static func prefetchFailure(cacheLimit: Int) -> String? {
     cacheLimit > 0
       ? nil
       : "IdleWork: prefetch needs a result cache: resultCacheLimit is 0; set Configuration.resultCacheLimit "
@@ -41,7 +41,7 @@ enum Validation {
   }
 
   /// The caller's estimate in nanoseconds, validated.
-  static func estimatedCost(_ cost: Double?) -> UInt64? {
+  package static func estimatedCost(_ cost: Double?) -> UInt64? {
     guard let cost else { return nil }
     require(estimatedCostFailure(cost))
     return UInt64(min((cost * 1e9).rounded(), Double(UInt64.max / 4)))

@@ -4,11 +4,11 @@ import Foundation
 /// when the queue starts serving, runs the queue's passes, asks for the next one, and stops the driver when the
 /// queue ends.
 @MainActor
-final class IdleScheduler {
+package final class IdleScheduler {
   /// Stored by the initializer, which may run on any thread: a driver is `Sendable` (main-actor isolated).
-  let driver: any IdlePassDriver
+  package let driver: any IdlePassDriver
   /// The driver's waker, made once: what the queue's background inbox and worker arrivals call from any thread.
-  nonisolated let waker: @Sendable () -> Void
+  package nonisolated let waker: @Sendable () -> Void
   private weak var queue: QueueCore?
   private var passRequested = false
   private var isStarted = false
@@ -44,7 +44,7 @@ final class IdleScheduler {
   }
 
   /// Work is pending: a pass should come soon even if nothing else wakes the thread.
-  func setNeedsPass() {
+  package func setNeedsPass() {
     guard !passRequested, isStarted, !isStopped else { return }
     passRequested = true
     driver.requestPass()

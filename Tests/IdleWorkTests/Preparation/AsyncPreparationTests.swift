@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// `async` preparations run as tasks a worker waits for — on the manual driver too, where the main thread is the

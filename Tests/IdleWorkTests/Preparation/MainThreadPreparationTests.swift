@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// Main-thread preparations (`Preparation.mainThread`): made in the queue's passes like any task, a slice per step,

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// How prefetches are kept and counted: cancelled with every task, an input given twice in one call, the order's

@@ -3,6 +3,7 @@ import IdleWorkTesting
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 
 /// Prefetches are paced (they leave a worker free) only while a scroll is tracked, a visible row lately waited for
 /// a worker, and the main thread's frames are tight: less than 8.3 ms left after its work, or late. A frame with

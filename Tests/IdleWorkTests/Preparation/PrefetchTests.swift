@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// Prefetching, stepped by hand: rows ready before they appear, in the order the workers take them, shared with

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 
 /// Prefetches and `async` preparations on real workers: the worker bound holds for awaiting work, cancellation
 /// reaches it as task cancellation, it never runs on the main actor, and prefetches leave a worker free.

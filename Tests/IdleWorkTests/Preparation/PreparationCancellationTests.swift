@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// Eviction, cancels and a cell configured again reach a prepared task's render: one not started is dropped, one

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 
 /// A preparation's life, stepped as a pure value: every event in every phase, and the bookkeeping it hands the pool
 /// over long random sequences.

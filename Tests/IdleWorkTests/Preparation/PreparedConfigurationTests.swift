@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// Prepared tasks and a cell's configurations — the same content again, another row, a released cell — stepped by

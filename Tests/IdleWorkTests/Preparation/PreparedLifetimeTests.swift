@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 
 /// The end of a queue whose renders run on real workers: results arriving later are dropped and released
 /// on the main thread, and every worker ends.

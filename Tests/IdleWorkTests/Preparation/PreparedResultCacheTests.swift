@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// A queue's result cache as its prepared tasks use it: within its byte limit, the least recently used out first;

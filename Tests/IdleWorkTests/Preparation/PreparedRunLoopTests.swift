@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 
 /// Prepared tasks on the real main run loop with real worker threads.
 final class PreparedRunLoopTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// Prepared tasks stepped by hand: `ManualPassDriver.runPreparations` plays the workers, passes the applies.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// A picture as an app would return it from `prepare`: a reference, whose inline size says nothing of its pixels.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 
 /// A content key for a number.
 private func key(_ content: Int) -> PreparedContent {

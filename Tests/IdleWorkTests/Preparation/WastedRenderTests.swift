@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// `wastedPreparations`: a render whose result no task applies counts as wasted, once, whichever way its last task

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 
 /// The rule a free worker picks by, stepped with plain values: visible work first (plain tasks in the order added,
 /// then the row that appeared last), then prefetches nearest first within the cache's room and the pacing.

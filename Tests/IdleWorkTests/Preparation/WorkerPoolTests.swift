@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// The process's one worker pool, on real workers: its bound, its order across queues, where what a render

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 
 /// Each run reaches its worker lane as one block at the QoS of what it is: a prefetch at `utility`, a visible
 /// row's at `userInitiated`; a visible row joining a running prefetch sends that lane one `userInitiated` block (the

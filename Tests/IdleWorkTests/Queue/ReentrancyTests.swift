@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// Tasks that call back into their queue while it runs them.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// An apply's cost includes what it adds to the commit after it, which the queue learns.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// While a queue awaits prepared results for tasks on screen, its frame clock keeps running for a while

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 
 /// Thousands of prepared tasks on a real queue with several workers, the main thread
 /// cancelling, rebinding cells and moving them off and on screen while renders run; renders poll

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 
 /// The process's one worker pool under several queues at once: queues made, fed, rebinding and releasing
 /// cells, invalidated or released while their renders run, on real workers. Every queue's tasks must be

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 
 /// Prepared tasks with their closures given inline rather than as a `Preparation`: the tests' shorthand. Tasks
 /// share a preparation and a cached result only when they give equal `content` (with the same `Value` type).

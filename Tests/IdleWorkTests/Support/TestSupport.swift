@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import IdleWork
+@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// The size of a long run (soak, fuzz, model check, stress): `full` when `IDLEWORK_FULL_TESTS=1` (CI sets it),

@@ -1,4 +1,5 @@
 import IdleWork
+import IdleWorkPreparation
 import UIKit
 
 /// DWURunLoopWorkDistribution's demo, ported: 399 rows of 135 pt. `cellForRowAt` sets the label at once and hands

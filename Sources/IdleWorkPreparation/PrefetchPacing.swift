@@ -1,3 +1,5 @@
+import IdleWork
+
 /// When prefetches leave a worker free: the worker pool's pacing rule, a value of the moments it depends on
 /// (nanoseconds on one clock), so tests step it exactly. The pool keeps one under its lock.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import IdleWork
 
 /// The main-thread side of one prepared task: the preparation it waits for, its `apply`, and what it adds to the
 /// preparation's request counts. A later task of the queue (``LaterWork``), passed over until the result arrives.

@@ -1,4 +1,5 @@
 import Foundation
+import IdleWork
 
 /// Main-thread preparations: preparations whose work runs in the queue's passes, a slice per step, because it is not
 /// thread-safe. They live on a line of their own (``QueuePreparation/mainLine``), so sharing, the cache, staleness,

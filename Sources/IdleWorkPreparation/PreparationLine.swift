@@ -1,4 +1,5 @@
 import Foundation
+import IdleWork
 
 /// One queue's line into a ``WorkerPool``: its preparations, their arrived results, its run loop's wake-up, and its
 /// bound of ``limit`` preparations at once (``IdleQueue/Configuration/workers``).

@@ -1,4 +1,5 @@
 import Foundation
+import IdleWork
 
 /// One preparation — on a worker, or on the main thread in its queue's passes: a `prepare` closure, the requests
 /// waiting for its result, and where it stands (its ``PreparationLife``, the pure rule of its phases). Requests for

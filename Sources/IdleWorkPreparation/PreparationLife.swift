@@ -1,3 +1,5 @@
+import IdleWork
+
 /// A preparation's life as the pool's lock guards it, as a pure value: its phase and the requests that wait for it.
 /// Every change is an ``Event`` given to ``apply(_:)``, which returns what the pool must do about it, so the rules
 /// are stepped exactly by tests, apart from the storage (``PreparationRun``) and its lock.

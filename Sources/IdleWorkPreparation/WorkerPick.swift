@@ -1,3 +1,5 @@
+import IdleWork
+
 /// Which waiting preparation a free worker takes next: the pure rule behind ``WorkerPool``'s pick, decided from
 /// values so tests step every case without threads.
 ///

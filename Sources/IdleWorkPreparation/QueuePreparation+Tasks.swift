@@ -1,4 +1,5 @@
 import Foundation
+@_spi(IdleWorkTesting) import IdleWork
 
 /// Prepared tasks: a `prepare` run off the main thread by the queue's ``WorkerPool``, an `apply` run in the
 /// queue's passes under the same rules as every task.

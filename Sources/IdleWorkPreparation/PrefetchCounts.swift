@@ -1,3 +1,5 @@
+import IdleWork
+
 /// How a queue's prefetches ended: each one added ends as exactly one of these, or is pending.
 struct PrefetchCounts {
   var added = 0

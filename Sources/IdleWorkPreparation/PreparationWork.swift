@@ -1,4 +1,5 @@
 import Foundation
+import IdleWork
 
 /// The work of one preparation, erased: what a worker runs.
 typealias PreparationWork = @Sendable (PreparationContext) throws -> any Sendable

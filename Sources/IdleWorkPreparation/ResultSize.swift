@@ -1,4 +1,5 @@
 import Foundation
+import IdleWork
 
 #if canImport(CoreGraphics)
   import CoreGraphics

@@ -1,4 +1,5 @@
 import Foundation
+import IdleWork
 
 /// The one process-wide pool of workers that runs every queue's preparations (``shared``), so an app with a queue per
 /// screen still has at most ``limit`` running at once: the largest ``IdleQueue/Configuration/workers`` of its

@@ -1,4 +1,5 @@
 import Foundation
+import IdleWork
 
 /// Prefetching: preparations started for rows about to appear, so the row's first `cellForRowAt` finds its
 /// result cached, or joins the preparation under way.

@@ -1,4 +1,5 @@
 import Foundation
+import IdleWork
 
 /// Prepared results kept by content, so a row shown again — or reloaded with the same content, or prefetched — is
 /// applied at once, inside `cellForRowAt`, instead of flashing blank. Main thread only.

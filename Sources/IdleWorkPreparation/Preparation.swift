@@ -1,4 +1,5 @@
 import Foundation
+import IdleWork
 
 /// How a result is made from an input, said once — used by a cell's task, a plain task and a prefetch alike, so that
 /// equal inputs share one preparation and one cached result.

@@ -1,4 +1,5 @@
 import Foundation
+import IdleWork
 
 /// A queue's preparation half, the client of its later tasks (``LaterWork``), made with its first prepared task or
 /// prefetch: its line into the worker pool, the result cache, the preparations in flight by input (for sharing), the

@@ -1,4 +1,5 @@
 import Foundation
+import IdleWork
 
 /// Prepared tasks and prefetches: a ``Preparation`` used by a cell's task, by a plain task and by prefetches alike.
 extension IdleQueue {
