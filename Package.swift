@@ -23,8 +23,11 @@ let package = Package(
     .target(name: "IdleWorkPreparation", dependencies: ["IdleWork"]),
     .target(name: "IdleWorkTesting", dependencies: ["IdleWork"]),
     .target(name: "IdleWorkObjC", dependencies: ["IdleWork", "IdleWorkPreparation"]),
-    .testTarget(name: "IdleWorkTests", dependencies: ["IdleWork", "IdleWorkPreparation", "IdleWorkTesting"]),
-    .testTarget(name: "IdleWorkTestingTests", dependencies: ["IdleWork", "IdleWorkPreparation", "IdleWorkTesting"]),
+    // Helpers the test targets share (locked counters, run-loop spinning, seeded randomness); no product.
+    .target(name: "TestHelpers", dependencies: ["IdleWork", "IdleWorkTesting"], path: "Tests/TestHelpers"),
+    .testTarget(name: "IdleWorkTests", dependencies: ["IdleWork", "IdleWorkTesting", "TestHelpers"]),
+    .testTarget(
+      name: "IdleWorkTestingTests", dependencies: ["IdleWork", "IdleWorkPreparation", "IdleWorkTesting"]),
     // Preparation's behaviour through the public API and IdleWorkTesting alone: no `@testable`.
     .testTarget(
       name: "IdleWorkPreparationTests", dependencies: ["IdleWork", "IdleWorkPreparation", "IdleWorkTesting"]),

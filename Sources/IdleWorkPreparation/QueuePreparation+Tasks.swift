@@ -22,7 +22,6 @@ extension QueuePreparation {
     let made = QueuePreparation(queue: queue, pool: pool)
     queue.client = made
     if driver.preparesByHand { driver.adoptPreparations { maximum in pool.runByHand(maximum: maximum) } }
-    driver.measureCommits()
     return made
   }
 

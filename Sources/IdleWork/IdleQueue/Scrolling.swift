@@ -43,7 +43,7 @@ extension IdleQueue {
     }
 
     /// ``fitToFrames(timeUntilNextFrame:)`` with a frame clock that can be started and stopped (tests' fakes).
-    static func fitToFrames(source: @escaping @MainActor @Sendable () -> any FrameClockSource) -> Scrolling {
+    package static func fitToFrames(source: @escaping @MainActor @Sendable () -> any FrameClockSource) -> Scrolling {
       Scrolling(fitsToFrames: true, frameClockSource: source)
     }
 

@@ -286,7 +286,7 @@ extension QueueCore {
   /// Teaches the predictor what the commit before this pass cost after the later tasks run since the last one:
   /// applying a result sets a bitmap, and the commit that follows copies it to the preparation server.
   func learnCommit(_ duration: UInt64) {
-    guard client != nil else { return }
+    guard measuresCommits else { return }
     predictor.recordCommit(duration: duration, applies: appliesSinceCommit)
     appliesSinceCommit = 0
   }

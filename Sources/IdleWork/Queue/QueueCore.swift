@@ -52,6 +52,8 @@ package final class QueueCore {
   /// Set when a pass found only parked tasks (cells off screen): no pass is asked for until a task is
   /// added or a cell is shown again, so an off-screen cell's work never keeps the loop spinning.
   package var onlyParkedLeft = false
+  /// Whether the driver was asked to measure commits (see ``enqueue(key:_:discardable:)``).
+  private(set) var measuresCommits = false
 
   /// What ``IdleQueue``'s `budget` does.
   var budget: IdleQueue.Budget {
@@ -215,7 +217,16 @@ package final class QueueCore {
     guard !isInvalidated else { return IdleTaskHandle(queue: nil, seq: 0) }
     // A cell task may go stale; a prepared one is passed over until its result arrives.
     let canBeStale: Bool
-    if case .later = task.work { canBeStale = true } else { canBeStale = task.binding != nil }
+    if case .later = task.work {
+      canBeStale = true
+      // A later task's work is an apply, whose cost includes what it adds to the next commit: measure commits.
+      if !measuresCommits {
+        measuresCommits = true
+        scheduler.driver.measureCommits()
+      }
+    } else {
+      canBeStale = task.binding != nil
+    }
     let (seq, removed) = list.append(
       key: key, payload: task, canBeStale: canBeStale, isDiscardable: discardable, state: { $0.state })
     onlyParkedLeft = false

@@ -5,7 +5,7 @@ import Foundation
 /// A running source may cost something (a display link wakes the main thread every frame), so the queue
 /// runs it only while work is pending. Platform-neutral, so tests use a fake; on UIKit it is `DisplayLinkFrameClock`.
 @MainActor
-protocol FrameClockSource: AnyObject {
+package protocol FrameClockSource: AnyObject {
   /// Work is pending: start ticking (no-op if running).
   func start()
   /// The queue is drained: stop ticking (a no-op if stopped).
@@ -21,7 +21,7 @@ protocol FrameClockSource: AnyObject {
 
 extension FrameClockSource {
   /// Sources start nothing that ticks unless they say so.
-  var startsTicking: Bool { false }
+  package var startsTicking: Bool { false }
 }
 
 /// A source made of the caller's closure (`Scrolling.fitToFrames(timeUntilNextFrame:)`): nothing to start.

@@ -63,7 +63,7 @@ final class RunLoopPassDriver: IdlePassDriver {
 
   /// Adds the commit probes, once: two BeforeWaiting observers in the pass's modes that note the time, so
   /// that the pass of the same turn knows how long the commit took (``commitDuration``). Two observer
-  /// call-outs per turn, only for queues with prepared tasks.
+  /// call-outs per turn, only for queues with later tasks (prepared ones among them).
   func measureCommits() {
     wantsCommitProbe = true
     addCommitProbe()

@@ -1,5 +1,6 @@
 import CoreFoundation
 import Foundation
+import TestHelpers
 import XCTest
 
 @testable import IdleWork
@@ -41,7 +42,7 @@ final class ScrollingTests: XCTestCase {
   func testWhileTrackingTasksStopWhenTheFrameRunsOut() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let frames = FrameDeadlineTests.Frames(driver, deadline: nil)
+      let frames = ManualFrames(driver, deadline: nil)
       let queue = IdleQueue(
         driver: driver, configuration: .init(budget: .tasks(10), scrolling: .fitToFrames { frames.timeLeft }))
       var ran = 0

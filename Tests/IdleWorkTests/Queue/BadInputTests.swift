@@ -1,8 +1,8 @@
 import Foundation
+import TestHelpers
 import XCTest
 
 @testable import IdleWork
-@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// Bad input through the public API stops the program with a message naming the
@@ -22,20 +22,9 @@ final class BadInputTests: XCTestCase {
       return XCTFail("\(name) did not stop the program")
     }
     let started = Date()
-    for badInput in BadInput.allCases {
-      let outcome = try ChildProcess(
-        testName: Self.childTest, environment: [Self.childVariable: badInput.rawValue, "SWIFT_BACKTRACE": "enable=no"]
-      )
-      .run()
-      let context =
-        "\(badInput.rawValue): exit \(outcome.status) (\(outcome.reason)), stderr:\n\(outcome.standardError)"
-      XCTAssertEqual(outcome.reason, .uncaughtSignal, "the program did not stop with a trap — \(context)")
-      XCTAssertFalse(outcome.standardOutput.contains("IDLEWORK-CHILD-SURVIVED"), context)
-      XCTAssertTrue(outcome.standardError.contains("Fatal error"), "no fatal error message — \(context)")
-      for fragment in badInput.expectedMessageFragments {
-        XCTAssertTrue(outcome.standardError.contains(fragment), "message lacks \"\(fragment)\" — \(context)")
-      }
-    }
+    let failures = try childProcessesThatDidNotStop(
+      BadInput.allCases, childTest: Self.childTest, variable: Self.childVariable, fragments: \.expectedMessageFragments)
+    XCTAssertEqual(failures, [])
     print(
       "bad input: \(BadInput.allCases.count) child processes, "
         + String(format: "%.2f s", Date().timeIntervalSince(started)))
@@ -93,10 +82,7 @@ private enum BadInput: String, CaseIterable {
   case zeroWorkers
   case negativeWorkersInConfiguration
   case negativeResultCacheLimit
-  case negativeEstimatedCostForPreparedTask
-  case nanEstimatedCostForPreparedCellTask
   case negativePreparationsRunByHand
-  case prefetchWithoutAResultCache
 
   /// What the message must contain: the parameter, the bad value and the valid range.
   var expectedMessageFragments: [String] {
@@ -124,10 +110,7 @@ private enum BadInput: String, CaseIterable {
     case .zeroWorkers: return ["workers", "0", "1...Int.max"]
     case .negativeWorkersInConfiguration: return ["workers", "-3", "1...Int.max"]
     case .negativeResultCacheLimit: return ["resultCacheLimit", "-1", "0...Int.max"]
-    case .negativeEstimatedCostForPreparedTask: return ["estimatedCost", "-0.5", "finite", ">= 0"]
-    case .nanEstimatedCostForPreparedCellTask: return ["estimatedCost", "nan", "finite", ">= 0"]
     case .negativePreparationsRunByHand: return ["runPreparations(maximum: -1)", ">= 0"]
-    case .prefetchWithoutAResultCache: return ["prefetch", "resultCacheLimit is 0", "1...Int.max"]
     }
   }
 
@@ -198,23 +181,10 @@ private enum BadInput: String, CaseIterable {
       _ = IdleQueue(configuration: configuration)
     case .negativeResultCacheLimit:
       _ = IdleQueue(driver: ManualPassDriver(), configuration: .init(resultCacheLimit: -1))
-    case .negativeEstimatedCostForPreparedTask:
-      IdleQueue(driver: ManualPassDriver()).addTask(key: 0, estimatedCost: -0.5) { _ in
-        0
-      } apply: { _ in
-      }
-    case .nanEstimatedCostForPreparedCellTask:
-      IdleQueue(driver: ManualPassDriver()).addTask(for: FakeCell(), at: row(0), estimatedCost: .nan) { _ in
-        0
-      } apply: { _, _ in
-      }
     case .negativePreparationsRunByHand:
       let driver = ManualPassDriver()
       let queue = IdleQueue(driver: driver)
       withExtendedLifetime(queue) { _ = driver.runPreparations(maximum: -1) }
-    case .prefetchWithoutAResultCache:
-      IdleQueue(driver: ManualPassDriver(), configuration: .init(resultCacheLimit: 0)).prefetch(
-        Preparation { (n: Int, _) in n }, from: [1, 2])
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestHelpers
 import XCTest
 
 @testable import IdleWork

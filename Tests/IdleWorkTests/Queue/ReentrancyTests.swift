@@ -1,7 +1,7 @@
+import TestHelpers
 import XCTest
 
 @testable import IdleWork
-@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// Tasks that call back into their queue while it runs them.
@@ -85,52 +85,6 @@ final class ReentrancyTests: XCTestCase {
       XCTAssertTrue(otherDriver.isPassRequested, "a refused pass is asked for again after the outer pass")
       otherDriver.drain()
       XCTAssertEqual(ran, ["outer", "outer end", "second", "other"])
-    }
-  }
-
-  /// An apply that adds tasks, cancels others and invalidates the queue: accounted exactly, nothing runs
-  /// after the invalidation, and the results that arrive later are dropped.
-  func testAnApplyThatAddsCancelsAndInvalidates() {
-    MainActor.assumeIsolated {
-      let (queue, driver) = manualQueue(budget: .tasks(10), maximumQueueLength: 100)
-      var log: [String] = []
-      queue.addTask(key: "first") { _ in
-        "first"
-      } apply: { value in
-        log.append(value)
-        queue.addTask(key: "added") { _ in
-          "added"
-        } apply: { value in
-          log.append(value)
-          queue.invalidate()
-        }
-        queue.addTask(key: "cut") { _ in
-          "cut"
-        } apply: {
-          log.append($0)
-        }
-        XCTAssertEqual(queue.cancelTasks(forKey: "victim"), 1)
-      }
-      queue.addTask(key: "victim") { _ in
-        "victim"
-      } apply: {
-        log.append($0)
-      }
-      XCTAssertEqual(driver.runPreparations(), 2)
-      driver.drain()
-      XCTAssertEqual(log, ["first"], "the victim was cancelled by the earlier apply, in the same pass")
-      XCTAssertEqual(driver.runPreparations(maximum: 1), 1)
-      driver.drain()
-      XCTAssertEqual(log, ["first", "added"])
-      XCTAssertEqual(driver.runPreparations(), 0, "the queue ended")
-      driver.drain()
-      XCTAssertEqual(log, ["first", "added"])
-      let s = queue.statistics
-      XCTAssertEqual(s.added, 4)
-      XCTAssertEqual(s.executed, 2)
-      XCTAssertEqual(s.cancelled, 2)
-      XCTAssertEqual(s.wastedPreparations, 1, "the victim's render")
-      assertPreparedBalanced(queue)
     }
   }
 

@@ -1,8 +1,8 @@
 import Foundation
+import TestHelpers
 import XCTest
 
 @testable import IdleWork
-@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// A task that stays pending at the head of the queue for long — a parked cell's task whose cell stays alive
@@ -53,21 +53,17 @@ final class TaskListCompactionTests: XCTestCase {
     }
   }
 
-  /// The same with a prepared task whose preparation has not ended (the manual driver runs no worker until
-  /// told): the storage stays small, and the result applies once it arrives.
-  func testAPreparingTaskAtTheHeadDoesNotPinTheStorage() {
+  /// The same with a later task whose work has not come: the storage stays small, and the work runs once it
+  /// comes.
+  func testAWaitingLaterTaskAtTheHeadDoesNotPinTheStorage() {
     MainActor.assumeIsolated {
       let (queue, driver) = manualQueue()
-      var applied: [Int] = []
-      queue.addTask(key: "slow") { _ in
-        42
-      } apply: {
-        applied.append($0)
-      }
+      let applied = LockedBox<[Int]>([])
+      let task = queue.addLaterTask(key: "slow")
       Self.runTasksBehindThePinnedOne(on: queue, driver)
-      XCTAssertEqual(driver.runPreparations(), 1)
+      task.fulfill { _ in applied.update { $0.append(42) } }
       driver.drain()
-      XCTAssertEqual(applied, [42])
+      XCTAssertEqual(applied.value, [42])
       XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
     }
   }

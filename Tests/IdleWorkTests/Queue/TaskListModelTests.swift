@@ -1,3 +1,4 @@
+import TestHelpers
 import XCTest
 
 @testable import IdleWork

@@ -2,7 +2,6 @@ import Foundation
 import XCTest
 
 @testable import IdleWork
-@testable import IdleWorkPreparation
 @testable import IdleWorkTesting
 
 /// An apply's cost includes what it adds to the commit after it, which the queue learns.
@@ -19,19 +18,15 @@ final class ApplyCostTests: XCTestCase {
   }
 
   /// The queue feeds the commit it sees before a pass to its predictor, with the applies of the passes
-  /// since the last one.
+  /// since the last one: a later task's work is an apply.
   func testQueueLearnsTheCommitAfterItsApplies() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       let queue = IdleQueue(driver: driver)
-      queue.addTask(key: 0) { _ in
-        0
-      } apply: { _ in
-        driver.advance(by: 0.0005)
-      }
+      let task = queue.addLaterTask(key: 0)
       driver.commit(taking: 0.001)
       driver.runPass()  // nothing applied before it: the baseline, 1 ms
-      driver.runPreparations()
+      task.fulfill { _ in driver.advance(by: 0.0005) }
       driver.runPass()  // applies (0.5 ms)
       driver.commit(taking: 0.004)
       driver.runPass()  // the commit after one apply: 3 ms over the baseline

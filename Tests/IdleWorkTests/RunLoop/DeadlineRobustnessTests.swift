@@ -1,4 +1,5 @@
 import Foundation
+import TestHelpers
 import XCTest
 
 @testable import IdleWork
@@ -8,7 +9,7 @@ import XCTest
 /// stays passed, frames of another rate, a task that never fits at the head during a scroll, huge clocks, and
 /// costs measured for one kind of task. Each test says what would go wrong without the behaviour it pins.
 final class DeadlineRobustnessTests: XCTestCase {
-  typealias Frames = FrameDeadlineTests.Frames
+  typealias Frames = ManualFrames
 
   /// Starts a 60 Hz frame on `frames` and runs one tracking pass at its start.
   @MainActor

@@ -1,5 +1,6 @@
 import CoreFoundation
 import Foundation
+import TestHelpers
 import XCTest
 
 @testable import IdleWork

@@ -1,4 +1,5 @@
 import Foundation
+import TestHelpers
 import XCTest
 
 @testable import IdleWork
@@ -7,25 +8,12 @@ import XCTest
 /// Deadline-aware passes, on the manual driver with an injected frame clock and injected task
 /// costs (tasks advance the manual clock by their cost). The frame clock is "the deadline minus now".
 final class FrameDeadlineTests: XCTestCase {
-  /// A frame clock the test moves: the deadline is an absolute time on the driver's clock, or `nil`.
-  @MainActor
-  final class Frames {
-    let driver: ManualPassDriver
-    /// The driver time (seconds) at which the frame must be committed; `nil`: no frame pending.
-    var deadline: TimeInterval?
-    init(_ driver: ManualPassDriver, deadline: TimeInterval?) {
-      self.driver = driver
-      self.deadline = deadline
-    }
-    var timeLeft: TimeInterval? { deadline.map { $0 - driver.now } }
-  }
-
   @MainActor
   static func deadlineQueue(
     budget: IdleQueue.Budget = .tasks(100), deadline: TimeInterval? = 0.016
-  ) -> (IdleQueue, ManualPassDriver, Frames) {
+  ) -> (IdleQueue, ManualPassDriver, ManualFrames) {
     let driver = ManualPassDriver()
-    let frames = Frames(driver, deadline: deadline)
+    let frames = ManualFrames(driver, deadline: deadline)
     let queue = IdleQueue(
       driver: driver,
       configuration: .init(
@@ -33,19 +21,19 @@ final class FrameDeadlineTests: XCTestCase {
     return (queue, driver, frames)
   }
 
-  /// The `.scrollingFeed` preset on the manual driver, its frame clock a ``Frames`` the test moves (no frame
+  /// The `.scrollingFeed` preset on the manual driver, its frame clock a ``ManualFrames`` the test moves (no frame
   /// pending at first).
   @MainActor
-  static func feedQueue() -> (IdleQueue, ManualPassDriver, Frames) {
+  static func feedQueue() -> (IdleQueue, ManualPassDriver, ManualFrames) {
     let driver = ManualPassDriver()
-    let frames = Frames(driver, deadline: nil)
+    let frames = ManualFrames(driver, deadline: nil)
     let queue = IdleQueue(driver: driver, configuration: .scrollingFeed(timeUntilNextFrame: { frames.timeLeft }))
     return (queue, driver, frames)
   }
 
   /// ``feedQueue()`` after one pass at a 60 Hz frame's start, so that the queue knows a frame's length.
   @MainActor
-  static func feedQueueThatKnows60Hz() -> (IdleQueue, ManualPassDriver, Frames) {
+  static func feedQueueThatKnows60Hz() -> (IdleQueue, ManualPassDriver, ManualFrames) {
     let (queue, driver, frames) = feedQueue()
     frames.deadline = 1.0 / 60
     queue.addTask(key: "learn the frame") {}

@@ -1,4 +1,5 @@
 import Foundation
+import TestHelpers
 import XCTest
 
 @_spi(IdleWorkTesting) @testable import IdleWork

@@ -1,3 +1,5 @@
+import TestHelpers
+
 @testable import IdleWork
 @testable import IdleWorkTesting
 

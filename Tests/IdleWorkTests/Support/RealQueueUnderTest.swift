@@ -1,4 +1,5 @@
 import Foundation
+import TestHelpers
 
 @testable import IdleWork
 @testable import IdleWorkTesting

@@ -1,0 +1,59 @@
+import Foundation
+@_spi(IdleWorkTesting) import IdleWork
+import IdleWorkPreparation
+import IdleWorkTesting
+import TestHelpers
+import XCTest
+
+/// Bad input to prepared tasks and prefetches stops the program with a message naming the parameter and its valid
+/// range. Each case really crashes, in a child process running this same test method with
+/// `IDLEWORK_BAD_PREPARATION_INPUT=<case>` set; the parent checks the child's exit and standard error.
+final class PreparationBadInputTests: XCTestCase {
+  static let childVariable = "IDLEWORK_BAD_PREPARATION_INPUT"
+  static let childTest =
+    "IdleWorkPreparationTests.PreparationBadInputTests/testBadInputStopsTheProgramWithAMessageNamingTheParameter"
+
+  func testBadInputStopsTheProgramWithAMessageNamingTheParameter() throws {
+    if let name = ProcessInfo.processInfo.environment[Self.childVariable] {
+      guard let badInput = BadPreparationInput(rawValue: name) else { return XCTFail("unknown bad input \(name)") }
+      MainActor.assumeIsolated { badInput.perform() }
+      print("IDLEWORK-CHILD-SURVIVED")
+      return XCTFail("\(name) did not stop the program")
+    }
+    let failures = try childProcessesThatDidNotStop(
+      BadPreparationInput.allCases, childTest: Self.childTest, variable: Self.childVariable,
+      fragments: \.expectedMessageFragments)
+    XCTAssertEqual(failures, [])
+  }
+}
+
+/// Each way to give a prepared task or a prefetch a value outside its documented range.
+private enum BadPreparationInput: String, CaseIterable {
+  case negativeEstimatedCostForPreparedTask
+  case nanEstimatedCostForPreparedCellTask
+  case prefetchWithoutAResultCache
+
+  /// What the message must contain: the parameter, the bad value and the valid range.
+  var expectedMessageFragments: [String] {
+    switch self {
+    case .negativeEstimatedCostForPreparedTask: return ["estimatedCost", "-0.5", "finite", ">= 0"]
+    case .nanEstimatedCostForPreparedCellTask: return ["estimatedCost", "nan", "finite", ">= 0"]
+    case .prefetchWithoutAResultCache: return ["prefetch", "resultCacheLimit is 0", "1...Int.max"]
+    }
+  }
+
+  @MainActor
+  func perform() {
+    let identity = Preparation { (n: Int, _) in n }
+    switch self {
+    case .negativeEstimatedCostForPreparedTask:
+      IdleQueue(driver: ManualPassDriver()).addTask(key: 0, prepare: identity, from: 0, estimatedCost: -0.5) { _ in }
+    case .nanEstimatedCostForPreparedCellTask:
+      IdleQueue(driver: ManualPassDriver()).addTask(
+        for: FakeCell(), at: row(0), prepare: identity, from: 0, estimatedCost: .nan
+      ) { _, _ in }
+    case .prefetchWithoutAResultCache:
+      IdleQueue(driver: ManualPassDriver(), configuration: .init(resultCacheLimit: 0)).prefetch(identity, from: [1, 2])
+    }
+  }
+}
