@@ -23,12 +23,7 @@ let package = Package(
     ),
     .executableTarget(name: "FeedDemo", dependencies: ["FeedDemoKit"]),
     // What one addition costs as an app makes it, beside Array.append (see its main.swift).
-    .executableTarget(
-      name: "AddTaskCost",
-      dependencies: [
-        .product(name: "IdleWork", package: "IdleWork"),
-        .product(name: "IdleWorkPreparation", package: "IdleWork"),
-      ]),
+    .executableTarget(name: "AddTaskCost", dependencies: [.product(name: "IdleWork", package: "IdleWork")]),
     .testTarget(name: "FeedDemoTests", dependencies: ["FeedDemoKit"]),
   ],
   swiftLanguageModes: [.v6]

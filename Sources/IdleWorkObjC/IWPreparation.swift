@@ -89,7 +89,31 @@
     }
   }
 
-  extension IWIdleQueue {
+  /// A queue's preparer (`Preparer`): prepares results on workers, keeps them in a cache by their input, prefetches
+  /// rows about to appear, and applies each result in the queue's passes. Every preparer of one queue shares its
+  /// workers and cache. Use it on the main thread.
+  @objc(IWPreparer)
+  @MainActor
+  public final class IWPreparer: NSObject {
+    /// The preparer this one forwards to.
+    let preparer: Preparer
+
+    /// The preparer of `queue`, with the default workers and a 32 MB result cache.
+    @objc public convenience init(queue: IWIdleQueue) {
+      self.init(queue: queue, workers: Preparer.Configuration().workers, resultCacheLimit: 32 << 20)
+    }
+
+    /// The preparer of `queue`, with `workers` preparations at once (`1...NSIntegerMax`) and `resultCacheLimit`
+    /// bytes of results kept (`0...NSIntegerMax`). A queue's preparers must agree on both.
+    @objc public init(queue: IWIdleQueue, workers: Int, resultCacheLimit: Int) {
+      preparer = Preparer(
+        queue: queue.queue, configuration: Preparer.Configuration(workers: workers, resultCacheLimit: resultCacheLimit))
+      super.init()
+    }
+
+    /// What preparation did so far, beside the queue's statistics.
+    @objc public var statistics: IWPreparerStatistics { IWPreparerStatistics(preparer.statistics) }
+
     /// Queues a task that prepares a result from `input` on a worker with `preparation`, then calls `apply` with
     /// the cell and the result on the main thread while the cell still shows `indexPath` (its key). A result
     /// already kept for `input` applies at once, inside this call.
@@ -100,7 +124,7 @@
       apply: @escaping (_ cell: AnyObject, _ result: AnyObject) -> Void
     ) -> IWTaskHandle {
       IWTaskHandle(
-        queue.addTask(for: cell, at: indexPath, prepare: preparation.preparation, from: ObjectInput(input)) {
+        preparer.addTask(for: cell, at: indexPath, prepare: preparation.preparation, from: ObjectInput(input)) {
           cell, result in apply(cell, result.value)
         })
     }
@@ -114,7 +138,7 @@
       apply: @escaping (_ result: AnyObject) -> Void
     ) -> IWTaskHandle {
       IWTaskHandle(
-        queue.addTask(key: objCKey(key), prepare: preparation.preparation, from: ObjectInput(input)) { result in
+        preparer.addTask(key: objCKey(key), prepare: preparation.preparation, from: ObjectInput(input)) { result in
           apply(result.value)
         })
     }
@@ -123,20 +147,41 @@
     /// `-tableView:prefetchRowsAtIndexPaths:`), into the result cache.
     @objc(prefetch:fromInputs:)
     public func prefetch(_ preparation: IWPreparation, from inputs: [NSObject & NSCopying]) {
-      queue.prefetch(preparation.preparation, from: inputs.map(ObjectInput.init))
+      preparer.prefetch(preparation.preparation, from: inputs.map(ObjectInput.init))
     }
 
     /// Prefetches the rows where a fling will stop (from `-scrollViewWillEndDragging:withVelocity:
     /// targetContentOffset:`) before every prefetch asked for so far, the nearest first.
     @objc(prefetchFirst:fromInputs:)
     public func prefetchFirst(_ preparation: IWPreparation, from inputs: [NSObject & NSCopying]) {
-      queue.prefetch(preparation.preparation, from: inputs.map(ObjectInput.init), first: true)
+      preparer.prefetch(preparation.preparation, from: inputs.map(ObjectInput.init), first: true)
     }
 
     /// Stops prefetching results from `inputs` (from `-tableView:cancelPrefetchingForRowsAtIndexPaths:`).
     @objc(cancelPrefetching:fromInputs:)
     public func cancelPrefetching(_ preparation: IWPreparation, from inputs: [NSObject & NSCopying]) {
-      queue.cancelPrefetching(preparation.preparation, from: inputs.map(ObjectInput.init))
+      preparer.cancelPrefetching(preparation.preparation, from: inputs.map(ObjectInput.init))
+    }
+  }
+
+  /// What a preparer did so far (`Preparer.Statistics`), beside its queue's statistics.
+  @objc(IWPreparerStatistics)
+  public final class IWPreparerStatistics: NSObject {
+    /// Prepared tasks whose preparation failed (returned `nil`): cancelled in the queue's statistics.
+    @objc public let failed: Int
+    /// Prepared tasks applied at once from the result cache, never queued.
+    @objc public let cacheHits: Int
+    /// Preparations that finished but whose result nothing applied.
+    @objc public let wastedPreparations: Int
+    /// Prefetches still pending.
+    @objc public let prefetchesPending: Int
+
+    init(_ statistics: Preparer.Statistics) {
+      failed = statistics.failed
+      cacheHits = statistics.cacheHits
+      wastedPreparations = statistics.wastedPreparations
+      prefetchesPending = statistics.prefetchesPending
+      super.init()
     }
   }
 #endif

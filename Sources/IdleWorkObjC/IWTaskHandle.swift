@@ -26,27 +26,21 @@
   }
 
   /// What a queue has done so far (`IdleQueue.Statistics`): `added == executed + skippedAsStale + evicted +
-  /// cancelled + failed + pending`.
+  /// cancelled + pending`.
   @objc(IWStatistics)
   public final class IWStatistics: NSObject {
-    /// Tasks added, and prefetches started.
+    /// Tasks added.
     @objc public let added: Int
     /// Tasks that ran.
     @objc public let executed: Int
     /// Cell tasks skipped because their cell showed another row.
     @objc public let skippedAsStale: Int
-    /// Tasks and prefetches dropped unrun because the queue was full.
+    /// Tasks dropped unrun because the queue was full.
     @objc public let evicted: Int
-    /// Tasks and prefetches cancelled.
+    /// Tasks cancelled (prepared tasks whose preparation failed among them).
     @objc public let cancelled: Int
-    /// Prepared tasks and prefetches whose preparation failed (returned `nil`).
-    @objc public let failed: Int
-    /// Tasks and prefetches pending.
+    /// Tasks pending.
     @objc public let pending: Int
-    /// Preparations that finished but whose result nothing applied.
-    @objc public let wastedPreparations: Int
-    /// Prepared tasks applied at once from the result cache.
-    @objc public let cacheHits: Int
     /// The longest time, in seconds, the queue held the main thread in one pass.
     @objc public let longestPassDuration: TimeInterval
 
@@ -56,10 +50,7 @@
       skippedAsStale = statistics.skippedAsStale
       evicted = statistics.evicted
       cancelled = statistics.cancelled
-      failed = statistics.failed
       pending = statistics.pending
-      wastedPreparations = statistics.wastedPreparations
-      cacheHits = statistics.cacheHits
       longestPassDuration = statistics.longestPassDuration
       super.init()
     }

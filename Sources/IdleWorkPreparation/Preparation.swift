@@ -8,10 +8,10 @@ import IdleWork
 /// let thumbnail = Preparation { (url: URL, isCancelled) in
 ///   try await Thumbnails.load(url, size: CGSize(width: 88, height: 88))   // off the main thread
 /// }
-/// queue.addTask(for: cell, at: indexPath, prepare: thumbnail, from: url) { cell, image in
+/// preparer.addTask(for: cell, at: indexPath, prepare: thumbnail, from: url) { cell, image in
 ///   cell.photoView.image = image                                         // on the main thread, in a pass
 /// }
-/// queue.prefetch(thumbnail, from: urls)
+/// preparer.prefetch(thumbnail, from: urls)
 /// ```
 ///
 /// The initializers make a preparation whose `prepare` runs on the worker pool, never on the main actor;

@@ -16,19 +16,20 @@ import IdleWork
 /// results the cache keeps (``ResultCache``). A prefetch whose result has no room in the cache without pushing out
 /// one ranked before it waits, counted pending, until rows shown, cancelled or passed free room.
 extension QueuePreparation {
-  /// What ``IdleQueue/prefetch(_:from:first:)`` does, for each input in the order given (the nearest first).
-  static func prefetch(
-    on queue: QueueCore, _ items: [(key: PreparedContent, work: PreparationPlace)],
-    sizing: (@Sendable (any Sendable) -> Int)?, first: Bool
-  ) {
-    guard !queue.isInvalidated else { return }
-    Validation.require(Validation.prefetchFailure(cacheLimit: queue.cacheLimit))
-    of(queue).prefetch(items, sizing: sizing, first: first)
+  /// Prefetching keeps its results in the cache: a queue without one would prepare them for nothing.
+  static func prefetchFailure(cacheLimit: Int) -> String? {
+    cacheLimit > 0
+      ? nil
+      : "IdleWork: prefetch needs a result cache: resultCacheLimit is 0; set Preparer.Configuration.resultCacheLimit "
+        + "(bytes, in 1...Int.max)"
   }
 
-  private func prefetch(
+  /// What ``Preparer/prefetch(_:from:first:)`` does, for each input in the order given (the nearest first).
+  func prefetch(
     _ items: [(key: PreparedContent, work: PreparationPlace)], sizing: (@Sendable (any Sendable) -> Int)?, first: Bool
   ) {
+    guard !queue.isInvalidated else { return }
+    Validation.require(Self.prefetchFailure(cacheLimit: cache.limit))
     // Results that finished and were not taken in yet go to the cache first: they are not prepared again.
     if hasArrivals { takeInPreparedResults() }
     prefetchCalls += 1
@@ -57,7 +58,7 @@ extension QueuePreparation {
         pending.run.line.setDistance(pending.run, pending.want.place, exactly: true)
         continue
       }
-      prefetchCounts.added += 1
+      prefetchCounts.prefetches += 1
       new.append((key, item.work, place))
     }
     // Past the queue's length the last ranked go: those of calls passed, then the farthest of the newest.
@@ -71,9 +72,9 @@ extension QueuePreparation {
       for victim in ranked.prefix(overflow) {
         if victim.isNew {
           dropped.insert(victim.key)
-          prefetchCounts.evicted += 1
+          prefetchCounts.prefetchesEvicted += 1
         } else if let pending = prefetches[victim.key] {
-          count(endPrefetch(of: pending.run, key: victim.key), otherwise: \.evicted)
+          count(endPrefetch(of: pending.run, key: victim.key), otherwise: \.prefetchesEvicted)
         }
       }
       new.removeAll { dropped.contains($0.key) }
@@ -156,7 +157,7 @@ extension QueuePreparation {
     for key in keys {
       cache.unwant(key)
       guard let run = prefetches[key]?.run else { continue }
-      count(endPrefetch(of: run, key: key), otherwise: \.cancelled)
+      count(endPrefetch(of: run, key: key), otherwise: \.prefetchesCancelled)
     }
     noteCacheRoom()
   }
@@ -166,7 +167,7 @@ extension QueuePreparation {
     guard run.isPrefetched, let pending = prefetches[key], pending.run === run else { return }
     rowShown(fromCall: pending.want.firstCall)
     endPrefetch(of: run, key: key)
-    prefetchCounts.executed += 1
+    prefetchCounts.prefetchesKept += 1
   }
 
   /// How a preparation's result is kept when it arrives with no task waiting: wanted, if a prefetch not passed still
@@ -183,7 +184,7 @@ extension QueuePreparation {
     guard run.isPrefetched, let key = run.content, prefetches[key]?.run === run else { return }
     prefetches[key] = nil
     run.isPrefetched = false
-    if succeeded { prefetchCounts.executed += 1 } else { prefetchCounts.failed += 1 }
+    if succeeded { prefetchCounts.prefetchesKept += 1 } else { prefetchCounts.prefetchesFailed += 1 }
   }
 
   /// Ends every pending prefetch as cancelled (the queue's end, a memory warning).
@@ -212,10 +213,10 @@ extension QueuePreparation {
 
   /// Counts a prefetch that ended: executed if its preparation had finished with a value (kept for later), failed if
   /// with an error, else as `otherwise` (cancelled, evicted) — whether or not a pass took the outcome in first.
-  private func count(_ finished: PreparationRun.Arrival, otherwise: WritableKeyPath<PrefetchCounts, Int>) {
+  private func count(_ finished: PreparationRun.Arrival, otherwise: WritableKeyPath<Preparer.Statistics, Int>) {
     switch finished {
-    case .value: prefetchCounts.executed += 1
-    case .error: prefetchCounts.failed += 1
+    case .value: prefetchCounts.prefetchesKept += 1
+    case .error: prefetchCounts.prefetchesFailed += 1
     case .none: prefetchCounts[keyPath: otherwise] += 1
     }
   }

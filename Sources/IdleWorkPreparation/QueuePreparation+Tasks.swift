@@ -13,29 +13,37 @@ import Foundation
 /// whether after its result arrived), evicted, cancelled or failed, or is pending; a preparation whose result no
 /// task applied is counted wasted.
 extension QueuePreparation {
-  /// The preparation half of `queue`, made on first use: a line into the process's worker pool (or, on a
-  /// driver that prepares by hand, into a pool of the queue's own that only the driver runs).
-  static func of(_ queue: QueueCore) -> QueuePreparation {
-    if let made = queue.client as? QueuePreparation { return made }
+  /// The preparation half of `queue`, made by its first ``Preparer``: a line into the process's worker pool (or, on
+  /// a driver that prepares by hand, into a pool of the queue's own that only the driver runs).
+  static func of(_ queue: QueueCore, configuration: Preparer.Configuration) -> QueuePreparation {
+    Validation.require(configuration.failure)
+    if let made = queue.client as? QueuePreparation {
+      if made.configuration != configuration {
+        fatalError(
+          "IdleWork: this queue's Preparer was made with \(made.configuration), another with \(configuration); "
+            + "every Preparer of a queue shares its workers and cache: make them with the same configuration")
+      }
+      return made
+    }
     let driver = queue.scheduler.driver
     let pool = driver.preparesByHand ? WorkerPool(byHand: true) : WorkerPool.shared
-    let made = QueuePreparation(queue: queue, pool: pool)
+    let made = QueuePreparation(queue: queue, pool: pool, configuration: configuration)
     queue.client = made
     if driver.preparesByHand { driver.adoptPreparations { maximum in pool.runByHand(maximum: maximum) } }
     return made
   }
 
-  /// What ``IdleQueue``'s prepared `addTask` forms do, once their closures are erased: `binding` is the
-  /// cell's configuration for a cell task (`nil` for a plain one).
-  static func addTask(
-    to queue: QueueCore, key: TaskKey, binding: CellBinding?, content: PreparedContent?, discardable: Bool,
+  /// What ``Preparer``'s `addTask` forms do, once their closures are erased: `binding` is the cell's configuration
+  /// for a cell task (`nil` for a plain one).
+  func addTask(
+    key: TaskKey, binding: CellBinding?, content: PreparedContent?, discardable: Bool,
     estimatedCost: TimeInterval?, resultBytes: (@Sendable (any Sendable) -> Int)?,
     prepare: PreparationPlace,
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) -> IdleTaskHandle {
     let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
     guard !queue.isInvalidated else { return IdleTaskHandle(queue: nil, seq: 0) }
-    return of(queue).addTask(
+    return addTask(
       key: key, binding: binding, content: content, discardable: discardable, cost: cost, resultBytes: resultBytes,
       prepare: prepare, apply: apply)
   }
@@ -50,7 +58,6 @@ extension QueuePreparation {
     if content != nil, cache.limit > 0, hasArrivals { takeInPreparedResults() }
     if let content, let call = cache.wantedCall(of: content) { rowShown(fromCall: call) }
     if let value = cachedValue(for: content) {
-      queue.list.recordAddedAndExecuted()
       cacheHits += 1
       noteCacheRoom()
       apply(binding?.record.cell, value)
@@ -145,7 +152,11 @@ extension QueuePreparation {
         run.arrival = .error
         prefetchArrived(run, succeeded: false)
         for request in run.requests where request.isLive {
-          if let removal = queue.list.fail(request.seq) { removed.append(removal) }
+          // Cancelled in the queue's counts, failed in preparation's.
+          if let removal = queue.list.cancel(request.seq) {
+            failed += 1
+            removed.append(removal)
+          }
         }
       }
       queue.release(removed)
@@ -294,19 +305,16 @@ extension QueuePreparation {
   /// Whether a result is being prepared for a task that wants it (its cell on screen, or none).
   var isAwaitingResults: Bool { line.isPreparing }
 
-  /// The statistics with the preparation half's counts.
-  func addCounts(to statistics: inout IdleQueue.Statistics) {
+  /// What ``Preparer/statistics`` says.
+  var statistics: Preparer.Statistics {
+    var statistics = prefetchCounts
+    statistics.failed = failed
     statistics.staleAfterPrepare = staleAfterPrepare
     statistics.wastedPreparations = wasted + cache.unusedPrefetchesDropped
     statistics.cacheHits = cacheHits
     statistics.duplicatePreparations = duplicates
-    let prefetches = prefetchCounts
-    statistics.added += prefetches.added
-    statistics.executed += prefetches.executed
-    statistics.cancelled += prefetches.cancelled
-    statistics.evicted += prefetches.evicted
-    statistics.failed += prefetches.failed
-    statistics.pending += self.prefetches.count
+    statistics.prefetchesPending = prefetches.count
+    return statistics
   }
 }
 

@@ -24,10 +24,12 @@ final class QueuePreparation {
   let cache: ResultCache
   /// Preparations that have not finished, by content: a task for the same content joins one of these.
   var inFlight: [PreparedContent: PreparationRun] = [:]
-  /// Stale tasks whose result had arrived (see ``IdleQueue/Statistics/staleAfterPrepare``).
+  /// Stale tasks whose result had arrived (see ``Preparer/Statistics-swift.struct/staleAfterPrepare``).
   var staleAfterPrepare = 0
-  /// Preparations finished and applied by no task (see ``IdleQueue/Statistics/wastedPreparations``).
+  /// Preparations finished and applied by no task (see ``Preparer/Statistics-swift.struct/wastedPreparations``).
   var wasted = 0
+  /// Prepared tasks whose preparation threw (see ``Preparer/Statistics-swift.struct/failed``).
+  var failed = 0
   /// Preparations kept joinable for a moment after a new configuration of their cell took their last request, so a
   /// reload of the row with the same content joins the running preparation (see ``detached(_:)``).
   var held: [PreparationRun] = []
@@ -43,20 +45,24 @@ final class QueuePreparation {
   var prefetchCalls: UInt64 = 0
   /// The rows of every prefetch call before this one were passed: a row of this call was shown.
   var callsPassedBefore: UInt64 = 0
-  /// How prefetches ended (see ``IdleQueue/Statistics-swift.struct/added``).
-  var prefetchCounts = PrefetchCounts()
+  /// How prefetches ended (see ``Preparer/Statistics-swift.struct/prefetches``).
+  var prefetchCounts = Preparer.Statistics()
   var cacheHits = 0
-  /// See ``IdleQueue/Statistics-swift.struct/duplicatePreparations``.
+  /// See ``Preparer/Statistics-swift.struct/duplicatePreparations``.
   var duplicates = 0
   /// The unnamed preparation that last made each input (keyed by its content without the preparation), while its
   /// result is in flight or kept: a new preparation looks there for another's result.
   var makers: [PreparedContent: PreparationIdentity] = [:]
 
-  init(queue: QueueCore, pool: WorkerPool) {
+  /// What it was made with: every ``Preparer`` of the queue must agree.
+  let configuration: Preparer.Configuration
+
+  init(queue: QueueCore, pool: WorkerPool, configuration: Preparer.Configuration) {
     self.queue = queue
-    let cacheLimit = queue.cacheLimit
+    self.configuration = configuration
+    let cacheLimit = configuration.resultCacheLimit
     let line = PreparationLine(
-      pool: pool, limit: queue.workerLimit, measuresResults: cacheLimit > 0, wake: queue.scheduler.waker,
+      pool: pool, limit: configuration.workers, measuresResults: cacheLimit > 0, wake: queue.scheduler.waker,
       checkCells: { [weak queue] run in
         MainActor.assumeIsolated { (queue?.client as? QueuePreparation)?.dropReleasedCells(of: run) }
       })

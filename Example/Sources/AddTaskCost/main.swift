@@ -1,6 +1,5 @@
 import Foundation
 import IdleWork
-import IdleWorkPreparation
 
 #if canImport(Glibc)
   import Glibc

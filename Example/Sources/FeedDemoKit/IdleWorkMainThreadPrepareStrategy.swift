@@ -28,10 +28,10 @@ extension IdleWorkStrategy {
   /// `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)`, the landing recipe: the rows on screen where
   /// the fling will stop are prefetched `first`, in the order they will appear.
   func prefetchLandingRows(atOffset offset: Double, in feed: FeedView) {
-    guard let queue, let preparation = preparation(in: feed) else { return }
+    guard let preparer, let preparation = preparation(in: feed) else { return }
     let rows = feed.model.visibleRows(atOffset: offset)
     let ordered = offset >= feed.offset ? Array(rows) : Array(rows.reversed())
-    queue.prefetch(preparation, from: ordered.flatMap { feed.drawContents(ofRow: $0) }, first: true)
+    preparer.prefetch(preparation, from: ordered.flatMap { feed.drawContents(ofRow: $0) }, first: true)
   }
 }
 

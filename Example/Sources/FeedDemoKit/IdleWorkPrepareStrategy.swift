@@ -14,8 +14,8 @@ extension IdleWorkStrategy {
 
   struct Abandoned: Error {}
 
-  func addPreparedDraw(_ request: DrawRequest, to queue: IdleQueue) -> IdleTaskHandle {
-    queue.addTask(for: request.cell, at: request.indexPath, prepare: Self.draw, from: DrawContent(request.job)) {
+  func addPreparedDraw(_ request: DrawRequest, to preparer: Preparer) -> IdleTaskHandle {
+    preparer.addTask(for: request.cell, at: request.indexPath, prepare: Self.draw, from: DrawContent(request.job)) {
       cell, image in request.apply(image, to: cell)
     }
   }

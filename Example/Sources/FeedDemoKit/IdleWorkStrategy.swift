@@ -43,6 +43,8 @@ final class IdleWorkStrategy: FeedStrategy {
 
   private let variant: Variant
   private(set) var queue: IdleQueue?
+  /// The queue's preparer, for the prepared variants.
+  private(set) var preparer: Preparer?
   private var tracked: [(handle: IdleTaskHandle, request: DrawRequest)] = []
   /// A tile's measured cost in seconds (moving average, weight 1/4), as the app measures it; `nil` until
   /// the first tile is drawn.
@@ -82,13 +84,13 @@ final class IdleWorkStrategy: FeedStrategy {
   /// `tableView(_:prefetchRowsAt:)`, one line as IdleWork documents it: each row's three images.
   func prefetchRows(_ rows: [Int], in feed: FeedView) {
     guard let preparation = preparation(in: feed) else { return }
-    queue?.prefetch(preparation, from: rows.flatMap { feed.drawContents(ofRow: $0) })
+    preparer?.prefetch(preparation, from: rows.flatMap { feed.drawContents(ofRow: $0) })
   }
 
   /// `tableView(_:cancelPrefetchingForRowsAt:)`, one line.
   func cancelPrefetchingRows(_ rows: [Int], in feed: FeedView) {
     guard let preparation = preparation(in: feed) else { return }
-    queue?.cancelPrefetching(preparation, from: rows.flatMap { feed.drawContents(ofRow: $0) })
+    preparer?.cancelPrefetching(preparation, from: rows.flatMap { feed.drawContents(ofRow: $0) })
   }
 
   /// The landing recipe, for the variant that follows it.
@@ -106,30 +108,37 @@ final class IdleWorkStrategy: FeedStrategy {
     case .scrollingFeed, .scrollingFeedWhole, .mainThreadPrepare:
       // The simulated CADisplayLink's targetTimestamp - now: what the preset reads on iOS.
       configuration = .scrollingFeed(timeUntilNextFrame: { [weak displayLink] in displayLink?.timeUntilNextFrame })
-    case .prepare(let workers) where roomyClock:
+    case .prepare where roomyClock:
       configuration = .scrollingFeed(timeUntilNextFrame: { [weak displayLink] in
         displayLink.flatMap { $0.isRunning ? Double($0.period) / 1e9 : nil }
       })
-      if let workers { configuration.workers = workers }
-    case .prepare(let workers):
+    case .prepare:
       configuration = .scrollingFeed(timeUntilNextFrame: { [weak displayLink] in displayLink?.timeUntilNextFrame })
-      if let workers { configuration.workers = workers }
     }
     if workload == .throughput { configuration.maximumQueueLength = Int.max }
     return configuration
   }
 
-  /// The prepared variants' result cache: their queue configuration's `resultCacheLimit` (32 MB); the other
-  /// variants hold no rendered results (`nil`).
-  var resultByteLimit: Int? {
+  /// The configuration of the prepared variants' preparer; `nil` for the others.
+  var preparerConfiguration: Preparer.Configuration? {
     switch variant {
-    case .prepare, .mainThreadPrepare: return configuration(for: .feed).resultCacheLimit
+    case .prepare(let workers):
+      var configuration = Preparer.Configuration()
+      if let workers { configuration.workers = workers }
+      return configuration
+    case .mainThreadPrepare: return Preparer.Configuration()
     default: return nil
     }
   }
 
+  /// The prepared variants' result cache: their preparer's `resultCacheLimit` (32 MB); the other variants hold no
+  /// rendered results (`nil`).
+  var resultByteLimit: Int? { preparerConfiguration?.resultCacheLimit }
+
   func install(for workload: Workload, displayLink: DisplayLink?) {
-    queue = IdleQueue(configuration: configuration(for: workload, displayLink: displayLink))
+    let queue = IdleQueue(configuration: configuration(for: workload, displayLink: displayLink))
+    self.queue = queue
+    preparer = preparerConfiguration.map { Preparer(queue: queue, configuration: $0) }
   }
 
   func schedule(_ request: DrawRequest) {
@@ -140,9 +149,9 @@ final class IdleWorkStrategy: FeedStrategy {
     switch variant {
     case .scrollingFeed: handle = addTiledDraw(request, to: queue)
     case .scrollingFeedWhole: handle = addWholeDraw(request, to: queue)
-    case .prepare: handle = addPreparedDraw(request, to: queue)
+    case .prepare: handle = addPreparedDraw(request, to: preparer!)
     case .mainThreadPrepare:
-      handle = queue.addTask(
+      handle = preparer!.addTask(
         for: request.cell, at: request.indexPath, prepare: mainTileDraw, from: DrawContent(request.job)
       ) { cell, image in request.apply(image, to: cell) }
     case .defaults, .milliseconds4:
@@ -201,7 +210,7 @@ final class IdleWorkStrategy: FeedStrategy {
 
   func discardPending() { queue?.cancelAllTasks() }
 
-  var pendingCount: Int { queue?.statistics.pending ?? 0 }
+  var pendingCount: Int { (queue?.statistics.pending ?? 0) + (preparer?.statistics.prefetchesPending ?? 0) }
 
   func uninstall() {
     queue?.invalidate()

@@ -21,7 +21,7 @@ final class PhotosProfileTests: XCTestCase {
     let last = model.visibleRows(atOffset: min(settings.flingRows * model.rowHeight, model.maximumOffset))
     let images = (last.upperBound - first.lowerBound + 1) * model.imagesPerRow
     let bytes = images * model.imageByteCount
-    let idleWorkCache = IdleQueue.Configuration.scrollingFeed().resultCacheLimit
+    let idleWorkCache = Preparer.Configuration().resultCacheLimit
     XCTAssertGreaterThanOrEqual(bytes, 3 * idleWorkCache, "\(images) images of \(model.imageByteCount) bytes")
     XCTAssertGreaterThanOrEqual(bytes, 3 * WorkItemPrefetchStrategy.cacheLimit)
 
@@ -76,7 +76,7 @@ final class PhotosProfileTests: XCTestCase {
     MainActor.assumeIsolated {
       for workers in [nil, 1, 4] {
         let strategy = IdleWorkStrategy(variant: .prepare(workers: workers))
-        XCTAssertEqual(strategy.resultByteLimit, strategy.configuration(for: .feed).resultCacheLimit)
+        XCTAssertEqual(strategy.resultByteLimit, strategy.preparerConfiguration?.resultCacheLimit)
       }
       XCTAssertEqual(StrategyKind.idleWorkPrepare.resultByteLimit, 32 << 20)
       XCTAssertEqual(StrategyKind.idleWorkPreparePrefetch.resultByteLimit, 32 << 20)

@@ -130,6 +130,7 @@ final class SharedQueueViewController: UITableViewController {
 
 final class PhotoListViewController: UITableViewController {
   let queue = IdleQueue(configuration: .scrollingFeed())
+  lazy var preparer = Preparer(queue: queue)  // the queue's workers and result cache
   var dataSource: UITableViewDiffableDataSource<Int, PhotoID>!
   var files: [PhotoID: URL] = [:]
 
@@ -142,7 +143,7 @@ final class PhotoListViewController: UITableViewController {
     guard let url = files[item] else { return }
     queue.bind(cell, to: item)  // item identifiers: the content, wherever its row moves
     cell.photoView.image = nil
-    queue.addTask(for: cell, at: item, prepare: thumbnail, from: url) { cell, image in
+    preparer.addTask(for: cell, at: item, prepare: thumbnail, from: url) { cell, image in
       cell.photoView.image = image  // on the main thread, only if the cell still shows `item`
     }
   }

@@ -342,6 +342,7 @@ enum Thumbnails {
 /// The article's screen: a gallery with a diffable data source and a queue of its own.
 final class GalleryViewController: UIViewController, UICollectionViewDataSourcePrefetching {
   let queue = IdleQueue(configuration: .scrollingFeed())
+  lazy var preparer = Preparer(queue: queue)  // the queue's workers and result cache
   var dataSource: UICollectionViewDiffableDataSource<Int, Int>!
   var library: [Int: LibraryPhoto] = [:]
   let thumbnail = Preparation { (photo: PhotoKey, isCancelled) in  // once, as a stored property
@@ -363,13 +364,13 @@ final class GalleryViewController: UIViewController, UICollectionViewDataSourceP
     queue.bind(cell, to: item)
     cell.imageView.image = nil
     let input = PhotoKey(id: photo.id, version: photo.version, url: photo.url, scale: scale)
-    queue.addTask(for: cell, at: item, prepare: thumbnail, from: input) { cell, image in
+    preparer.addTask(for: cell, at: item, prepare: thumbnail, from: input) { cell, image in
       cell.imageView.image = image  // on the main thread, in a pass, only if the cell still shows `item`
     }
   }
 
   func headerExample(headerURL: URL, headerView: UIImageView) {
-    queue.addTask(key: "header", prepare: headerImage, from: headerURL) { image in
+    preparer.addTask(key: "header", prepare: headerImage, from: headerURL) { image in
       headerView.image = UIImage(cgImage: image)
     }
   }
@@ -380,22 +381,21 @@ final class GalleryViewController: UIViewController, UICollectionViewDataSourceP
       guard let item = dataSource.itemIdentifier(for: indexPath), let photo = library[item] else { return nil }
       return PhotoKey(id: photo.id, version: photo.version, url: photo.url, scale: scale)
     }
-    queue.prefetch(thumbnail, from: inputs)  // the results wait in the cache for the cells that ask
+    preparer.prefetch(thumbnail, from: inputs)  // the results wait in the cache for the cells that ask
   }
 
   func statisticsExample() {
     let s = queue.statistics
+    let p = preparer.statistics
     print(
-      "applied \(s.executed), stale \(s.skippedAsStale), "
-        + "evicted \(s.evicted), cancelled \(s.cancelled), failed \(s.failed), wasted renders \(s.wastedPreparations)")
+      "applied \(s.executed), stale \(s.skippedAsStale), evicted \(s.evicted), cancelled \(s.cancelled), "
+        + "failed \(p.failed), from the cache \(p.cacheHits), wasted renders \(p.wastedPreparations)")
   }
 
-  func workersExample() -> IdleQueue {
-    var configuration = IdleQueue.Configuration.scrollingFeed()  // 32 MB of results kept
-    configuration.workers = 2
-    configuration.resultCacheLimit = 64 << 20
-    let gallery = IdleQueue(configuration: configuration)
-    return gallery
+  func workersExample() -> Preparer {
+    let gallery = IdleQueue(configuration: .scrollingFeed())
+    let preparer = Preparer(queue: gallery, configuration: .init(workers: 2, resultCacheLimit: 64 << 20))
+    return preparer
   }
 }
 
@@ -421,20 +421,20 @@ let docCommentThumbnail = Preparation { (url: URL, isCancelled) in
 
 @MainActor
 func preparedDocCommentExamples(
-  queue: IdleQueue, url: URL, headerView: UIImageView, cell: ThumbnailCell, indexPath: IndexPath,
+  queue: IdleQueue, preparer: Preparer, url: URL, headerView: UIImageView, cell: ThumbnailCell, indexPath: IndexPath,
   photo: LibraryPhoto, indexPaths: [IndexPath], photos: [LibraryPhoto]
 ) {
   let thumbnail = docCommentThumbnail
-  queue.addTask(key: url, prepare: thumbnail, from: url) { image in
+  preparer.addTask(key: url, prepare: thumbnail, from: url) { image in
     headerView.image = image  // on the main thread, in an idle pass
   }
 
   queue.bind(cell, to: indexPath)
-  queue.addTask(for: cell, at: indexPath, prepare: thumbnail, from: photo.url) { cell, image in
+  preparer.addTask(for: cell, at: indexPath, prepare: thumbnail, from: photo.url) { cell, image in
     cell.photoView.image = image
   }
-  queue.prefetch(thumbnail, from: indexPaths.map { photos[$0.row].url })
-  queue.cancelPrefetching(thumbnail, from: indexPaths.map { photos[$0.row].url })
+  preparer.prefetch(thumbnail, from: indexPaths.map { photos[$0.row].url })
+  preparer.cancelPrefetching(thumbnail, from: indexPaths.map { photos[$0.row].url })
 }
 
 /// Preparing off the main thread: a factory's preparations, made anew on each call, share by their identifier.

@@ -18,6 +18,7 @@ enum LegacyTiles {
 
 final class LegacyFeedController: UITableViewController, UITableViewDataSourcePrefetching {
   let queue = IdleQueue(configuration: .scrollingFeed())
+  lazy var preparer = Preparer(queue: queue)  // the queue's workers and result cache
   let names = (0..<1000).map { "tile \($0)" }
   /// Made once: the rows' tasks and the prefetches share its results.
   let tile = Preparation.mainThread { (name: String) in LegacyTiles.draw(name) }
@@ -34,7 +35,7 @@ final class LegacyFeedController: UITableViewController, UITableViewDataSourcePr
     let cell = tableView.dequeueReusableCell(withIdentifier: "Tile", for: indexPath)
     queue.bind(cell, to: indexPath)
     cell.imageView?.image = nil
-    queue.addTask(for: cell, at: indexPath, prepare: tile, from: names[indexPath.row]) { cell, image in
+    preparer.addTask(for: cell, at: indexPath, prepare: tile, from: names[indexPath.row]) { cell, image in
       cell.imageView?.image = image  // a prefetched row's image is set here, inside cellForRowAt
     }
     return cell
@@ -52,11 +53,11 @@ final class LegacyFeedController: UITableViewController, UITableViewDataSourcePr
 
   // UITableViewDataSourcePrefetching: protocol methods, not overrides.
   func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
-    queue.prefetch(tile, from: indexPaths.map { names[$0.row] })
+    preparer.prefetch(tile, from: indexPaths.map { names[$0.row] })
   }
 
   func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
-    queue.cancelPrefetching(tile, from: indexPaths.map { names[$0.row] })
+    preparer.cancelPrefetching(tile, from: indexPaths.map { names[$0.row] })
   }
 
   // Where a fling will stop is known as the finger lifts: those rows go before the prefetch window's.
@@ -66,7 +67,7 @@ final class LegacyFeedController: UITableViewController, UITableViewDataSourcePr
   ) {
     let landing = CGRect(origin: targetContentOffset.pointee, size: scrollView.bounds.size)
     let rows = tableView.indexPathsForRows(in: landing) ?? []
-    queue.prefetch(tile, from: rows.map { names[$0.row] }, first: true)
+    preparer.prefetch(tile, from: rows.map { names[$0.row] }, first: true)
   }
 
   deinit { queue.invalidate() }  // deinit is nonisolated; invalidate() may be called from any thread

@@ -51,6 +51,7 @@ final class PhotosViewController: UITableViewController, UITableViewDataSourcePr
   var photos: [Photo] = []
 
   let queue = IdleQueue(configuration: .scrollingFeed())  // a 32 MB result cache: prefetching needs one
+  lazy var preparer = Preparer(queue: queue)  // the queue's workers and result cache
   let thumbnail = Preparation { (photo: Photo, isCancelled) in
     let decoded = try Thumbnails.decode(photo.url, maxPixels: 400)  // ImageIO, on a worker
     if isCancelled() { throw CancellationError() }
@@ -66,18 +67,18 @@ final class PhotosViewController: UITableViewController, UITableViewDataSourcePr
     let cell = tableView.dequeueReusableCell(withIdentifier: "photo", for: indexPath) as! PhotoCell
     queue.bind(cell, to: indexPath)
     cell.photoView.image = nil
-    queue.addTask(for: cell, at: indexPath, prepare: thumbnail, from: photos[indexPath.row]) { cell, image in
+    preparer.addTask(for: cell, at: indexPath, prepare: thumbnail, from: photos[indexPath.row]) { cell, image in
       cell.photoView.image = image
     }
     return cell
   }
 
   func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
-    queue.prefetch(thumbnail, from: indexPaths.map { photos[$0.row] })
+    preparer.prefetch(thumbnail, from: indexPaths.map { photos[$0.row] })
   }
 
   func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
-    queue.cancelPrefetching(thumbnail, from: indexPaths.map { photos[$0.row] })
+    preparer.cancelPrefetching(thumbnail, from: indexPaths.map { photos[$0.row] })
   }
 }
 
@@ -87,24 +88,25 @@ final class GalleryViewController: UIViewController, UICollectionViewDataSourceP
   var library: [UUID: Photo] = [:]
   var dataSource: UICollectionViewDiffableDataSource<Int, UUID>!
   let queue = IdleQueue(configuration: .scrollingFeed())
+  lazy var preparer = Preparer(queue: queue)  // the queue's workers and result cache
   let thumbnail = Preparation { (photo: Photo, _) in
     UIImage(cgImage: try Thumbnails.decode(photo.url, maxPixels: 400))
   }
 
   func collectionView(_ collectionView: UICollectionView, prefetchItemsAt indexPaths: [IndexPath]) {
-    queue.prefetch(
+    preparer.prefetch(
       thumbnail, from: indexPaths.compactMap { dataSource.itemIdentifier(for: $0).flatMap { library[$0] } })
   }
 
   func collectionView(_ collectionView: UICollectionView, cancelPrefetchingForItemsAt indexPaths: [IndexPath]) {
-    queue.cancelPrefetching(
+    preparer.cancelPrefetching(
       thumbnail, from: indexPaths.compactMap { dataSource.itemIdentifier(for: $0).flatMap { library[$0] } })
   }
 
   func configure(_ cell: PhotoItemCell, at indexPath: IndexPath) {
     guard let item = dataSource.itemIdentifier(for: indexPath), let photo = library[item] else { return }
     queue.bind(cell, to: item)
-    queue.addTask(for: cell, at: item, prepare: thumbnail, from: photo) { cell, image in
+    preparer.addTask(for: cell, at: item, prepare: thumbnail, from: photo) { cell, image in
       cell.photoView.image = image
     }
   }
@@ -113,7 +115,7 @@ final class GalleryViewController: UIViewController, UICollectionViewDataSourceP
 // MARK: Asynchronous preparation
 
 @MainActor
-func asynchronousPreparationExample(queue: IdleQueue, cell: PhotoCell, indexPath: IndexPath, post: Post) {
+func asynchronousPreparationExample(preparer: Preparer, cell: PhotoCell, indexPath: IndexPath, post: Post) {
   let remoteThumbnail = Preparation { (url: URL, _) in
     let (data, _) = try await URLSession.shared.data(from: url)  // cancelled with the task
     try Task.checkCancellation()
@@ -124,12 +126,12 @@ func asynchronousPreparationExample(queue: IdleQueue, cell: PhotoCell, indexPath
     else { throw CocoaError(.fileReadCorruptFile) }
     return UIImage(cgImage: image)
   }
-  queue.addTask(for: cell, at: indexPath, prepare: remoteThumbnail, from: post.imageURL) { cell, image in
+  preparer.addTask(for: cell, at: indexPath, prepare: remoteThumbnail, from: post.imageURL) { cell, image in
     cell.photoView.image = image
   }
 }
 
 @MainActor
-func cacheHitsExample(queue: IdleQueue) -> Int {
-  queue.statistics.cacheHits
+func cacheHitsExample(preparer: Preparer) -> Int {
+  preparer.statistics.cacheHits
 }

@@ -133,17 +133,18 @@ final class PostCell: UICollectionViewCell {
 final class PostFeedViewController: UIViewController, UICollectionViewDelegate,
   UICollectionViewDataSourcePrefetching
 {
-  /// The screen's own queue: the scrolling-feed preset, two workers, 48 MB of pictures kept.
-  let queue: IdleQueue = {
-    var configuration = IdleQueue.Configuration.scrollingFeed()
+  /// The screen's own queue, the scrolling-feed preset, and its preparer: two workers, 48 MB of pictures kept.
+  let queue = IdleQueue(configuration: .scrollingFeed())
+  lazy var preparer: Preparer = {
+    var configuration = Preparer.Configuration()
     configuration.workers = 2
     configuration.resultCacheLimit = 48 << 20
-    return IdleQueue(configuration: configuration)
+    return Preparer(queue: queue, configuration: configuration)
   }()
-  /// The same, spelled out in the initialiser.
-  let thumbnails = IdleQueue(
-    configuration: IdleQueue.Configuration(
-      budget: .seconds(0.004), maximumQueueLength: 64, workers: 1, resultCacheLimit: 8 << 20))
+  /// The same, spelled out in the initialisers.
+  let thumbnails = Preparer(
+    queue: IdleQueue(configuration: IdleQueue.Configuration(budget: .seconds(0.004), maximumQueueLength: 64)),
+    configuration: Preparer.Configuration(workers: 1, resultCacheLimit: 8 << 20))
   var posts: [UUID: Post] = [:]
   var collectionView: UICollectionView!
   var dataSource: UICollectionViewDiffableDataSource<Int, UUID>!
@@ -172,7 +173,7 @@ final class PostFeedViewController: UIViewController, UICollectionViewDelegate,
 
   deinit {
     queue.invalidate()
-    thumbnails.invalidate()
+    thumbnails.queue.invalidate()
   }
 
   override func viewDidLoad() {
@@ -197,7 +198,7 @@ final class PostFeedViewController: UIViewController, UICollectionViewDelegate,
     let style = DrawingStyle(collectionView)
     queue.bind(cell, to: item)
     cell.pictureView.image = nil
-    let handle = queue.addTask(for: cell, at: item, prepare: picture, from: PictureKey(post: post, style: style)) {
+    let handle = preparer.addTask(for: cell, at: item, prepare: picture, from: PictureKey(post: post, style: style)) {
       cell, image in
       cell.pictureView.image = image
     }
@@ -207,12 +208,12 @@ final class PostFeedViewController: UIViewController, UICollectionViewDelegate,
   /// Prefetches: their renders go after those of cells on screen; their results land in the cache, and a cell that
   /// asks for the same input joins the render still running or applies the result kept.
   func collectionView(_ collectionView: UICollectionView, prefetchItemsAt indexPaths: [IndexPath]) {
-    queue.prefetch(picture, from: pictureKeys(indexPaths))
+    preparer.prefetch(picture, from: pictureKeys(indexPaths))
   }
 
   /// A cell's task that joined a prefetch keeps its render.
   func collectionView(_ collectionView: UICollectionView, cancelPrefetchingForItemsAt indexPaths: [IndexPath]) {
-    queue.cancelPrefetching(picture, from: pictureKeys(indexPaths))
+    preparer.cancelPrefetching(picture, from: pictureKeys(indexPaths))
   }
 
   /// The pictures of these items, in their order.
@@ -254,14 +255,15 @@ final class PostFeedViewController: UIViewController, UICollectionViewDelegate,
     }
   }
 
-  /// What the queue did with every request.
+  /// What the queue did with every task, and what preparation did besides.
   func logStatistics() {
     let s = queue.statistics
-    let accounted = s.executed + s.skippedAsStale + s.evicted + s.cancelled + s.failed + s.pending
+    let accounted = s.executed + s.skippedAsStale + s.evicted + s.cancelled + s.pending
     assert(s.added == accounted)
+    let p = preparer.statistics
     print(
-      "applied \(s.executed), stale \(s.skippedAsStale), "
-        + "evicted \(s.evicted), cancelled \(s.cancelled), failed \(s.failed), pending \(s.pending), "
-        + "wasted renders \(s.wastedPreparations), longest pass \(s.longestPassDuration * 1000) ms")
+      "applied \(s.executed), stale \(s.skippedAsStale), evicted \(s.evicted), cancelled \(s.cancelled) "
+        + "(of which failed \(p.failed)), pending \(s.pending), wasted renders \(p.wastedPreparations), "
+        + "longest pass \(s.longestPassDuration * 1000) ms")
   }
 }

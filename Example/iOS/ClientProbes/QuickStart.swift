@@ -51,6 +51,7 @@ final class FeedCell: UITableViewCell {
 
 final class PhotoFeedController: UITableViewController, UITableViewDataSourcePrefetching {
   let queue = IdleQueue(configuration: .scrollingFeed())  // the screen's own queue
+  lazy var preparer = Preparer(queue: queue)  // the queue's workers and result cache (32 MB by default)
   var photos: [Photo] = []
 
   // The work, said once: made on a worker thread, cached by its input (32 MB by default).
@@ -68,18 +69,18 @@ final class PhotoFeedController: UITableViewController, UITableViewDataSourcePre
     let photo = photos[indexPath.row]
     queue.bind(cell, to: indexPath)  // the cell's earlier tasks are stale from now on
     cell.titleLabel.text = photo.title  // cheap work stays here
-    queue.addTask(for: cell, at: indexPath, prepare: thumbnail, from: photo) { cell, image in
+    preparer.addTask(for: cell, at: indexPath, prepare: thumbnail, from: photo) { cell, image in
       cell.photoView.image = image  // in a pass, only if the cell still shows this row
     }
     return cell
   }
 
   func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
-    queue.prefetch(thumbnail, from: indexPaths.map { photos[$0.row] })
+    preparer.prefetch(thumbnail, from: indexPaths.map { photos[$0.row] })
   }
 
   func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
-    queue.cancelPrefetching(thumbnail, from: indexPaths.map { photos[$0.row] })
+    preparer.cancelPrefetching(thumbnail, from: indexPaths.map { photos[$0.row] })
   }
 
   override func tableView(_ tableView: UITableView, willDisplay cell: UITableViewCell, forRowAt indexPath: IndexPath) {

@@ -5,6 +5,7 @@
 
 @interface MainThreadTilesTableViewController : UITableViewController <UITableViewDataSourcePrefetching>
 @property (nonatomic, strong) IWIdleQueue *queue;
+@property (nonatomic, strong) IWPreparer *preparer;
 @property (nonatomic, strong) IWPreparation *tile;
 @property (nonatomic, copy) NSArray<NSString *> *names;
 @end
@@ -14,6 +15,7 @@
 - (void)viewDidLoad {
     [super viewDidLoad];
     self.queue = [IWIdleQueue scrollingFeedQueue];
+    self.preparer = [[IWPreparer alloc] initWithQueue:self.queue];
     // Made once: the rows' tasks and the prefetches share its results.
     self.tile = [IWPreparation
         mainThreadPreparationWithResultBytes:^NSInteger(UIImage *image) {
@@ -58,7 +60,7 @@
     [self.queue bindCell:cell toIndexPath:indexPath];
     cell.imageView.image = nil;
     // A prefetched tile applies at once, inside this call.
-    [self.queue addTaskForCell:cell
+    [self.preparer addTaskForCell:cell
                    atIndexPath:indexPath
                    preparation:self.tile
                          input:self.names[(NSUInteger)indexPath.row]
@@ -81,11 +83,11 @@
 }
 
 - (void)tableView:(UITableView *)tableView prefetchRowsAtIndexPaths:(NSArray<NSIndexPath *> *)indexPaths {
-    [self.queue prefetch:self.tile fromInputs:[self namesAtIndexPaths:indexPaths]];
+    [self.preparer prefetch:self.tile fromInputs:[self namesAtIndexPaths:indexPaths]];
 }
 
 - (void)tableView:(UITableView *)tableView cancelPrefetchingForRowsAtIndexPaths:(NSArray<NSIndexPath *> *)indexPaths {
-    [self.queue cancelPrefetching:self.tile fromInputs:[self namesAtIndexPaths:indexPaths]];
+    [self.preparer cancelPrefetching:self.tile fromInputs:[self namesAtIndexPaths:indexPaths]];
 }
 
 // Where a fling will stop is known as the finger lifts: those rows go before the prefetch window's.
@@ -94,7 +96,7 @@
               targetContentOffset:(inout CGPoint *)targetContentOffset {
     CGRect landing = {*targetContentOffset, scrollView.bounds.size};
     NSArray<NSIndexPath *> *rows = [self.tableView indexPathsForRowsInRect:landing];
-    [self.queue prefetchFirst:self.tile fromInputs:[self namesAtIndexPaths:rows]];
+    [self.preparer prefetchFirst:self.tile fromInputs:[self namesAtIndexPaths:rows]];
 }
 
 @end

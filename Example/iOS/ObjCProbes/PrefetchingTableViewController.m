@@ -5,6 +5,7 @@
 
 @interface PrefetchingTableViewController : UITableViewController <UITableViewDataSourcePrefetching>
 @property (nonatomic, strong) IWIdleQueue *queue;
+@property (nonatomic, strong) IWPreparer *preparer;
 @property (nonatomic, strong) IWPreparation *thumbnail;
 @property (nonatomic, copy) NSArray<NSURL *> *photoURLs;
 @end
@@ -15,6 +16,7 @@
     [super viewDidLoad];
     // Prefetching needs a result cache: the scrolling-feed setting keeps 32 MB.
     self.queue = [IWIdleQueue scrollingFeedQueue];
+    self.preparer = [[IWPreparer alloc] initWithQueue:self.queue];
     // Made once and reused, so that a row's task finds what a prefetch prepared for the same URL.
     self.thumbnail = [[IWPreparation alloc]
         initWithResultBytes:^NSInteger(UIImage *image) {
@@ -45,7 +47,7 @@
 
     // The form without a cell: a header image.
     __weak typeof(self) weakSelf = self;
-    [self.queue addTaskWithKey:@"header"
+    [self.preparer addTaskWithKey:@"header"
                    preparation:self.thumbnail
                          input:urls.firstObject
                          apply:^(UIImage *image) {
@@ -75,7 +77,7 @@
     cell.imageView.image = nil;
     cell.textLabel.text = self.photoURLs[(NSUInteger)indexPath.row].lastPathComponent;
     // A kept result (prefetched) applies at once, inside this call: the row shows it in its first frame.
-    [self.queue addTaskForCell:cell
+    [self.preparer addTaskForCell:cell
                    atIndexPath:indexPath
                    preparation:self.thumbnail
                          input:self.photoURLs[(NSUInteger)indexPath.row]
@@ -101,16 +103,16 @@
 #pragma mark UITableViewDataSourcePrefetching
 
 - (void)tableView:(UITableView *)tableView prefetchRowsAtIndexPaths:(NSArray<NSIndexPath *> *)indexPaths {
-    [self.queue prefetch:self.thumbnail fromInputs:[self URLsAtIndexPaths:indexPaths]];
+    [self.preparer prefetch:self.thumbnail fromInputs:[self URLsAtIndexPaths:indexPaths]];
 }
 
 - (void)tableView:(UITableView *)tableView cancelPrefetchingForRowsAtIndexPaths:(NSArray<NSIndexPath *> *)indexPaths {
-    [self.queue cancelPrefetching:self.thumbnail fromInputs:[self URLsAtIndexPaths:indexPaths]];
+    [self.preparer cancelPrefetching:self.thumbnail fromInputs:[self URLsAtIndexPaths:indexPaths]];
 }
 
 - (void)didReceiveMemoryWarning {
     [super didReceiveMemoryWarning];
-    IWStatistics *statistics = self.queue.statistics;
+    IWPreparerStatistics *statistics = self.preparer.statistics;
     NSLog(@"cache hits %ld, failed %ld, wasted preparations %ld", (long)statistics.cacheHits,
           (long)statistics.failed, (long)statistics.wastedPreparations);
 }

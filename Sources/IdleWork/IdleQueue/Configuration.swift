@@ -12,48 +12,26 @@ extension IdleQueue {
     /// What the queue does while a scroll view scrolls: ``IdleQueue/Scrolling/pause`` (default) or
     /// ``IdleQueue/Scrolling/fitToFrames(timeUntilNextFrame:)``.
     public var scrolling: Scrolling
-    /// This queue's preparations running at once on the process's one worker pool, in `1...Int.max`; default the
-    /// active cores, at most 6. The pool has as many threads as the largest `workers` of the queues using it.
-    public var workers: Int
-    /// Bytes of prepared results kept by their input, so that a row prefetched, shown again or reloaded unchanged
-    /// applies at once: rows a prefetch still wants over the rest, the rest least recently used first out; all go
-    /// on a memory warning. In `0...Int.max`; default
-    /// 32 MB; `0` keeps none (and then prefetching stops the program with a message).
-    public var resultCacheLimit: Int
     /// Run-loop modes whose passes run tasks besides the tracking modes ``scrolling`` adds; tests change them.
     var modes: [RunLoop.Mode] = [.default]
     /// The observer's order; tests and the benchmark change it.
     var observerOrder = IdleQueue.observerOrder
 
-    /// The default ``resultCacheLimit``: 32 MB.
-    @usableFromInline static var defaultResultCacheLimit: Int { 32 << 20 }
-
-    /// The default ``workers``: the active cores, within 1...6.
-    @usableFromInline static var defaultWorkers: Int {
-      min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 6)
-    }
-
     /// Creates a configuration; every parameter has the default a plain queue wants. Invalid values stop the
     /// program, when a queue is made with it, with a message naming the parameter and its range.
     public init(
-      budget: Budget = .tasks(1), maximumQueueLength: Int = 30, scrolling: Scrolling = .pause,
-      workers: Int = Configuration.defaultWorkers, resultCacheLimit: Int = Configuration.defaultResultCacheLimit
+      budget: Budget = .tasks(1), maximumQueueLength: Int = 30, scrolling: Scrolling = .pause
     ) {
       self.budget = budget
       self.maximumQueueLength = maximumQueueLength
       self.scrolling = scrolling
-      self.workers = workers
-      self.resultCacheLimit = resultCacheLimit
     }
 
     /// A configuration that also runs passes in `modes` (tests).
     init(
-      modes: [RunLoop.Mode], budget: Budget = .tasks(1), maximumQueueLength: Int = 30, scrolling: Scrolling = .pause,
-      workers: Int = Configuration.defaultWorkers, resultCacheLimit: Int = Configuration.defaultResultCacheLimit
+      modes: [RunLoop.Mode], budget: Budget = .tasks(1), maximumQueueLength: Int = 30, scrolling: Scrolling = .pause
     ) {
-      self.init(
-        budget: budget, maximumQueueLength: maximumQueueLength, scrolling: scrolling, workers: workers,
-        resultCacheLimit: resultCacheLimit)
+      self.init(budget: budget, maximumQueueLength: maximumQueueLength, scrolling: scrolling)
       self.modes = modes
     }
 

@@ -48,8 +48,6 @@ package protocol LaterWorkClient: AnyObject {
   func dropOnMemoryWarning() -> Int
   /// The queue ended.
   func queueEnded()
-  /// Adds the client's counts to the queue's.
-  func addCounts(to statistics: inout IdleQueue.Statistics)
 }
 
 /// A piece of a client's main-thread work, as a pass admits it.

@@ -26,10 +26,6 @@ package final class QueueCore {
   package var client: (any LaterWorkClient)?
   /// Later tasks run since the last commit was measured (see ``learnCommit(_:)``).
   var appliesSinceCommit = 0
-  /// The client's configuration: preparations running at once (``IdleQueue/Configuration/workers``).
-  package nonisolated let workerLimit: Int
-  /// The client's configuration: bytes of results kept (``IdleQueue/Configuration/resultCacheLimit``).
-  package nonisolated let cacheLimit: Int
   /// Set by ``takeInForPass()`` for the ``serve(_:)`` that follows: how long this queue's take-in took
   /// and whether it took in results.
   var passTakeIn: (duration: UInt64, results: Bool)?
@@ -75,11 +71,7 @@ package final class QueueCore {
   var pendingTaskCount: Int { list.count + inbox.count }
 
   /// What ``IdleQueue``'s `statistics` does.
-  var statistics: IdleQueue.Statistics {
-    var statistics = list.statistics
-    client?.addCounts(to: &statistics)
-    return statistics
-  }
+  var statistics: IdleQueue.Statistics { list.statistics }
 
   /// Creates the state of a queue served by `scheduler`
   /// (see ``IdleQueue/init(scheduler:priority:configuration:isShared:)``), on any thread: it only stores
@@ -89,10 +81,6 @@ package final class QueueCore {
   ) {
     Validation.require(configuration.budget.validationFailure)
     Validation.require(Validation.queueLengthFailure(configuration.maximumQueueLength))
-    Validation.require(Validation.workersFailure(configuration.workers))
-    Validation.require(Validation.resultCacheLimitFailure(configuration.resultCacheLimit))
-    self.workerLimit = configuration.workers
-    self.cacheLimit = configuration.resultCacheLimit
     self.scheduler = scheduler
     self.budget = configuration.budget
     self.scrolling = configuration.scrolling.fitsToFrames ? .fitToFrames : .pause

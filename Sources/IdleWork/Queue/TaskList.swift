@@ -19,8 +19,6 @@ package enum TaskFate: Sendable, Hashable {
   case evicted
   /// It was cancelled: by key or handle, replaced, all at once, on memory pressure, or with the queue.
   case cancelled
-  /// Its preparation off the main thread threw; it never ran.
-  case failed
 }
 
 /// The pure policy core: a keyed FIFO with a capacity, stale purge, eviction and exact accounting.
@@ -319,17 +317,7 @@ package struct TaskList<Payload> {
 
   package mutating func skipAsStale(_ seq: UInt64) -> Removal? { remove(seq, as: .stale) }
 
-  package mutating func fail(_ seq: UInt64) -> Removal? { remove(seq, as: .failed) }
-
-  /// Counts a task that was accepted and ran in one step (a prepared task whose result was cached).
-  package mutating func recordAddedAndExecuted() {
-    statistics.added += 1
-    statistics.executed += 1
-    statistics.slicesRun += 1
-    checkInvariants()
-  }
-
-  mutating func cancel(_ seq: UInt64) -> Removal? { remove(seq, as: .cancelled) }
+  package mutating func cancel(_ seq: UInt64) -> Removal? { remove(seq, as: .cancelled) }
 
   private mutating func evict(_ seq: UInt64) -> Removal? { remove(seq, as: .evicted) }
 
@@ -340,7 +328,6 @@ package struct TaskList<Payload> {
     case .stale: statistics.skippedAsStale += 1
     case .evicted: statistics.evicted += 1
     case .cancelled: statistics.cancelled += 1
-    case .failed: statistics.failed += 1
     }
     checkInvariants()
     return Removal(entry: entry, fate: fate)

@@ -9,22 +9,6 @@ package enum Validation {
     length < 0 ? "IdleWork: maximumQueueLength \(length) is invalid: it must be in 0...Int.max" : nil
   }
 
-  static func workersFailure(_ workers: Int) -> String? {
-    workers < 1 ? "IdleWork: workers \(workers) is invalid: it must be in 1...Int.max (worker threads)" : nil
-  }
-
-  /// Prefetching keeps its results in the cache: a queue without one would prepare them for nothing.
-  package static func prefetchFailure(cacheLimit: Int) -> String? {
-    cacheLimit > 0
-      ? nil
-      : "IdleWork: prefetch needs a result cache: resultCacheLimit is 0; set Configuration.resultCacheLimit "
-        + "(bytes, in 1...Int.max), as .scrollingFeed() does"
-  }
-
-  static func resultCacheLimitFailure(_ bytes: Int) -> String? {
-    bytes < 0 ? "IdleWork: resultCacheLimit \(bytes) is invalid: it must be in 0...Int.max (bytes; 0 keeps none)" : nil
-  }
-
   /// A caller's `estimatedCost` (seconds): `nil` or finite and `>= 0`.
   static func estimatedCostFailure(_ cost: Double?) -> String? {
     guard let cost, !(cost.isFinite && cost >= 0) else { return nil }

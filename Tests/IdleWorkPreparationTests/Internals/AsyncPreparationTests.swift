@@ -23,7 +23,7 @@ final class AsyncPreparationTests: XCTestCase {
         return "\(greeting) \(name)"
       }
       var applied: [String] = []
-      queue.addTask(key: 0, prepare: greet, from: "a") { applied.append($0) }
+      queue.preparer.addTask(key: 0, prepare: greet, from: "a") { applied.append($0) }
       XCTAssertEqual(driver.runPreparations(), 1)
       driver.runPass()
       XCTAssertEqual(applied, ["hello a"])

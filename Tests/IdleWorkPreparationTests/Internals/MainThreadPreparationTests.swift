@@ -54,13 +54,13 @@ final class MainThreadPreparationTests: XCTestCase {
       let (queue, driver, _, log, tile) = Self.queue()
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
       XCTAssertEqual(driver.runPreparations(), 0, "no worker makes it")
       XCTAssertEqual(log.entries, [])
       driver.runPass()
       XCTAssertEqual(log.entries, ["a"])
       XCTAssertEqual(cell.shown, ["tile of a"])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual([s.added, s.executed, s.pending], [1, 1, 0])
       XCTAssertTrue(s.isBalanced, s.summary)
     }
@@ -72,14 +72,14 @@ final class MainThreadPreparationTests: XCTestCase {
       let (queue, driver, _, log, tile) = Self.queue()
       let first = Cell()
       queue.bind(first, to: 0)
-      queue.addTask(for: first, at: 0, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
+      queue.preparer.addTask(for: first, at: 0, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
       driver.runPass()
       let again = Cell()
       queue.bind(again, to: 7)
-      queue.addTask(for: again, at: 7, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
+      queue.preparer.addTask(for: again, at: 7, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
       XCTAssertEqual(again.shown, ["tile of a"], "applied inside addTask")
       XCTAssertEqual(log.entries, ["a"])
-      XCTAssertEqual(queue.statistics.cacheHits, 1)
+      XCTAssertEqual(queue.counts.cacheHits, 1)
     }
   }
 
@@ -88,12 +88,12 @@ final class MainThreadPreparationTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, driver, _, log, tile) = Self.queue()
       var applied: [String] = []
-      queue.addTask(key: 1, prepare: tile, from: "a") { applied.append("1 \($0)") }
-      queue.addTask(key: 2, prepare: tile, from: "a") { applied.append("2 \($0)") }
+      queue.preparer.addTask(key: 1, prepare: tile, from: "a") { applied.append("1 \($0)") }
+      queue.preparer.addTask(key: 2, prepare: tile, from: "a") { applied.append("2 \($0)") }
       driver.runPass()
       XCTAssertEqual(log.entries, ["a"])
       XCTAssertEqual(applied, ["1 tile of a", "2 tile of a"])
-      XCTAssertEqual(queue.statistics.wastedPreparations, 0)
+      XCTAssertEqual(queue.counts.wastedPreparations, 0)
     }
   }
 
@@ -106,7 +106,7 @@ final class MainThreadPreparationTests: XCTestCase {
       let log = TextLog()
       let card = Self.card(log: log)
       var applied: [String] = []
-      queue.addTask(key: 0, prepare: card, from: "a") { applied.append($0) }
+      queue.preparer.addTask(key: 0, prepare: card, from: "a") { applied.append($0) }
       driver.runPass()
       XCTAssertEqual(log.entries, ["a1"])
       driver.runPass()
@@ -116,7 +116,7 @@ final class MainThreadPreparationTests: XCTestCase {
       XCTAssertEqual(applied, [], "the budget is spent")
       driver.runPass()
       XCTAssertEqual(applied, ["card of a"])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual([s.executed, s.pending], [1, 0])
       XCTAssertFalse(driver.isPassRequested)
     }
@@ -130,7 +130,9 @@ final class MainThreadPreparationTests: XCTestCase {
       let cells = (0..<3).map { _ in Cell() }
       for (row, cell) in cells.enumerated() {
         queue.bind(cell, to: row)
-        queue.addTask(for: cell, at: row, prepare: tile, from: "r\(row)") { cell, tile in cell.shown.append(tile) }
+        queue.preparer.addTask(for: cell, at: row, prepare: tile, from: "r\(row)") { cell, tile in
+          cell.shown.append(tile)
+        }
       }
       driver.runPass()
       XCTAssertEqual(log.entries, ["r2"])
@@ -155,7 +157,7 @@ final class MainThreadPreparationTests: XCTestCase {
           return "card"
         }
       })
-      queue.addTask(key: 0, prepare: card, from: "a") { _ in }
+      queue.preparer.addTask(key: 0, prepare: card, from: "a") { _ in }
       driver.runPass()
       XCTAssertEqual(given.count, 1)
       XCTAssertEqual(given[0], 0.010 - Double(FrameAdmission.margin) / 1e9, accuracy: 1e-9)
@@ -170,11 +172,11 @@ final class MainThreadPreparationTests: XCTestCase {
       let queue = IdleQueue(driver: driver)
       let failing = Preparation.mainThread { (_: String) throws -> String in throw Boom() }
       var applied = 0
-      queue.addTask(key: 0, prepare: failing, from: "a") { _ in applied += 1 }
+      queue.preparer.addTask(key: 0, prepare: failing, from: "a") { _ in applied += 1 }
       driver.drain()
       XCTAssertEqual(applied, 0)
-      let s = queue.statistics
-      XCTAssertEqual([s.added, s.failed, s.pending], [1, 1, 0])
+      let s = queue.counts
+      XCTAssertEqual([s.added, queue.counts.failed, s.pending], [1, 1, 0])
       XCTAssertTrue(s.isBalanced, s.summary)
     }
   }
@@ -185,13 +187,13 @@ final class MainThreadPreparationTests: XCTestCase {
       let (queue, driver, _, log, tile) = Self.queue()
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
       queue.bind(cell, to: 1)
-      queue.addTask(for: cell, at: 1, prepare: tile, from: "b") { cell, tile in cell.shown.append(tile) }
+      queue.preparer.addTask(for: cell, at: 1, prepare: tile, from: "b") { cell, tile in cell.shown.append(tile) }
       driver.drain()
       XCTAssertEqual(log.entries, ["b"])
       XCTAssertEqual(cell.shown, ["tile of b"])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual([s.added, s.executed, s.skippedAsStale], [2, 1, 1])
     }
   }
@@ -200,13 +202,13 @@ final class MainThreadPreparationTests: XCTestCase {
   func testAPrefetchRunsOnlyAfterEveryRunnableTask() {
     MainActor.assumeIsolated {
       let (queue, driver, _, log, tile) = Self.queue(budget: .tasks(2))
-      queue.prefetch(tile, from: ["p1", "p2", "p3"])
+      queue.preparer.prefetch(tile, from: ["p1", "p2", "p3"])
       queue.addTask(key: 0) { log.append("task") }
       driver.runPass()
       XCTAssertEqual(log.entries, ["task", "p1"])
       driver.runPass()
       XCTAssertEqual(log.entries, ["task", "p1", "p2", "p3"])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual([s.added, s.executed, s.pending], [4, 4, 0])
       XCTAssertFalse(driver.isPassRequested, "nothing left to do")
     }
@@ -217,15 +219,15 @@ final class MainThreadPreparationTests: XCTestCase {
   func testAPrefetchedRowAppliesInsideAddTask() {
     MainActor.assumeIsolated {
       let (queue, driver, _, log, tile) = Self.queue()
-      queue.prefetch(tile, from: ["a"])
+      queue.preparer.prefetch(tile, from: ["a"])
       driver.runPass()
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: tile, from: "a") { cell, tile in cell.shown.append(tile) }
       XCTAssertEqual(cell.shown, ["tile of a"])
       XCTAssertEqual(log.entries, ["a"])
-      let s = queue.statistics
-      XCTAssertEqual([s.cacheHits, s.wastedPreparations, s.pending], [1, 0, 0])
+      let s = queue.counts
+      XCTAssertEqual([queue.counts.cacheHits, queue.counts.wastedPreparations, s.pending], [1, 0, 0])
       XCTAssertTrue(s.isBalanced, s.summary)
     }
   }
@@ -234,13 +236,13 @@ final class MainThreadPreparationTests: XCTestCase {
   func testATaskTakesAPendingPrefetchOver() {
     MainActor.assumeIsolated {
       let (queue, driver, _, log, tile) = Self.queue()
-      queue.prefetch(tile, from: ["a"])
+      queue.preparer.prefetch(tile, from: ["a"])
       var applied: [String] = []
-      queue.addTask(key: 0, prepare: tile, from: "a") { applied.append($0) }
+      queue.preparer.addTask(key: 0, prepare: tile, from: "a") { applied.append($0) }
       driver.drain()
       XCTAssertEqual(log.entries, ["a"])
       XCTAssertEqual(applied, ["tile of a"])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual([s.added, s.executed, s.pending], [2, 2, 0])
     }
   }
@@ -250,7 +252,7 @@ final class MainThreadPreparationTests: XCTestCase {
   func testAPrefetchNeverStartsInAFrameItDoesNotFit() {
     MainActor.assumeIsolated {
       let (queue, driver, frames, log, tile) = Self.queue(cost: 0.004)
-      queue.prefetch(tile, from: ["p1", "p2"])
+      queue.preparer.prefetch(tile, from: ["p1", "p2"])
       frames.deadline = driver.now + 0.012
       driver.runTrackingPass()
       XCTAssertEqual(log.entries, [], "unmeasured: not during a scroll")
@@ -260,7 +262,7 @@ final class MainThreadPreparationTests: XCTestCase {
       frames.deadline = nil
       driver.runPass()
       XCTAssertEqual(log.entries, ["p1", "p2"], "no frame pending: it runs, and is measured")
-      queue.prefetch(tile, from: ["p3", "p4"])
+      queue.preparer.prefetch(tile, from: ["p3", "p4"])
       frames.deadline = driver.now + 0.003
       driver.runPass()
       XCTAssertEqual(log.entries, ["p1", "p2"], "4 ms does not fit 3 ms")
@@ -275,8 +277,8 @@ final class MainThreadPreparationTests: XCTestCase {
   func testATasksMakingMeasuresTheCostForPrefetches() {
     MainActor.assumeIsolated {
       let (queue, driver, frames, log, tile) = Self.queue(cost: 0.002)
-      queue.addTask(key: 0, prepare: tile, from: "row") { _ in }
-      queue.prefetch(tile, from: ["p1"])
+      queue.preparer.addTask(key: 0, prepare: tile, from: "row") { _ in }
+      queue.preparer.prefetch(tile, from: ["p1"])
       frames.deadline = driver.now + 0.016
       driver.runTrackingPass()
       XCTAssertEqual(log.entries, ["row"], "its apply, unmeasured, waits for the next frame's start")
@@ -296,12 +298,12 @@ final class MainThreadPreparationTests: XCTestCase {
       let card = Self.card(log: log)
       let (first, second) = (Cell(), Cell())
       queue.bind(first, to: 0)
-      queue.addTask(for: first, at: 0, prepare: card, from: "a") { cell, card in cell.shown.append(card) }
+      queue.preparer.addTask(for: first, at: 0, prepare: card, from: "a") { cell, card in cell.shown.append(card) }
       driver.runPass()
       XCTAssertEqual(log.entries, ["a1"])
       queue.cellDidEndDisplaying(first, at: 0)
       queue.bind(second, to: 1)
-      queue.addTask(for: second, at: 1, prepare: card, from: "b") { cell, card in cell.shown.append(card) }
+      queue.preparer.addTask(for: second, at: 1, prepare: card, from: "b") { cell, card in cell.shown.append(card) }
       driver.drain()
       XCTAssertEqual(log.entries, ["a1", "b1", "b2", "b3", "a2", "a3"])
       XCTAssertEqual(second.shown, ["card of b"])
@@ -318,11 +320,11 @@ final class MainThreadPreparationTests: XCTestCase {
   func testAPrefetchNotAdmittedKeepsNoPlaceBeforeLaterFirstOnes() {
     MainActor.assumeIsolated {
       let (queue, driver, frames, log, tile) = Self.queue(budget: .tasks(1))
-      queue.prefetch(tile, from: ["a", "b"])
+      queue.preparer.prefetch(tile, from: ["a", "b"])
       frames.deadline = driver.now + 0.012
       driver.runTrackingPass()  // unmeasured: not during a scroll
       XCTAssertEqual(log.entries, [])
-      queue.prefetch(tile, from: ["landing"], first: true)
+      queue.preparer.prefetch(tile, from: ["landing"], first: true)
       frames.deadline = nil
       driver.drain()
       XCTAssertEqual(log.entries, ["landing", "a", "b"])
@@ -334,17 +336,17 @@ final class MainThreadPreparationTests: XCTestCase {
   func testAVisibleRowNotAdmittedKeepsNoPlaceBeforeNewerRows() {
     MainActor.assumeIsolated {
       let (queue, driver, frames, log, tile) = Self.queue(budget: .tasks(1), cost: 0.004)
-      queue.addTask(key: "m", prepare: tile, from: "measure") { _ in }
+      queue.preparer.addTask(key: "m", prepare: tile, from: "measure") { _ in }
       driver.drain()  // measured: 4 ms
       let cells = (0..<3).map { _ in Cell() }
       queue.bind(cells[0], to: 0)
-      queue.addTask(for: cells[0], at: 0, prepare: tile, from: "r0") { _, _ in }
+      queue.preparer.addTask(for: cells[0], at: 0, prepare: tile, from: "r0") { _, _ in }
       frames.deadline = driver.now + 0.003
       driver.runTrackingPass()  // 4 ms do not fit 3 ms: it waits
       XCTAssertEqual(log.entries, ["measure"])
       for row in 1..<3 {
         queue.bind(cells[row], to: row)
-        queue.addTask(for: cells[row], at: row, prepare: tile, from: "r\(row)") { _, _ in }
+        queue.preparer.addTask(for: cells[row], at: row, prepare: tile, from: "r\(row)") { _, _ in }
       }
       frames.deadline = nil
       driver.drain()
@@ -357,10 +359,10 @@ final class MainThreadPreparationTests: XCTestCase {
   func testAPrefetchLongerThanAnyFrameRunsAtAFramesStart() {
     MainActor.assumeIsolated {
       let (queue, driver, frames, log, tile) = Self.queue(cost: 0.020)
-      queue.prefetch(tile, from: ["p1"])
+      queue.preparer.prefetch(tile, from: ["p1"])
       driver.drain()  // measured with no frame pending: 20 ms
       XCTAssertEqual(log.entries, ["p1"])
-      queue.prefetch(tile, from: ["p2"])
+      queue.preparer.prefetch(tile, from: ["p2"])
       let frame = 1.0 / 60
       for _ in 0..<30 {
         frames.deadline = (driver.now / frame).rounded(.down) * frame + frame
@@ -382,9 +384,9 @@ final class MainThreadPreparationTests: XCTestCase {
         driver.advance(by: 0.010)
         return name
       }
-      queue.addTask(key: 0, prepare: cheap, from: "row") { _ in }
+      queue.preparer.addTask(key: 0, prepare: cheap, from: "row") { _ in }
       driver.drain()
-      queue.prefetch(expensive, from: ["p"])
+      queue.preparer.prefetch(expensive, from: ["p"])
       frames.deadline = driver.now + 0.006
       driver.runTrackingPass()
       XCTAssertEqual(log.entries, ["row"], "unmeasured, it waits")
@@ -396,8 +398,8 @@ final class MainThreadPreparationTests: XCTestCase {
   func testAVisibleRowsMakingIsAdmittedLikeATaskAPrefetchOnlyWhereItFits() {
     MainActor.assumeIsolated {
       let (queue, driver, frames, log, tile) = Self.queue(cost: 0.010)
-      queue.prefetch(tile, from: ["p"])
-      queue.addTask(key: 0, prepare: tile, from: "row") { _ in }
+      queue.preparer.prefetch(tile, from: ["p"])
+      queue.preparer.addTask(key: 0, prepare: tile, from: "row") { _ in }
       frames.deadline = driver.now + 0.016
       driver.runTrackingPass()
       XCTAssertEqual(log.entries, ["row"], "10 ms and its margin do not fit the 6 ms left")
@@ -412,10 +414,10 @@ final class MainThreadPreparationTests: XCTestCase {
   func testPrefetchesAskedForFirstGoAhead() {
     MainActor.assumeIsolated {
       let (queue, driver, _, log, tile) = Self.queue(budget: .tasks(1))
-      queue.prefetch(tile, from: ["a", "b"])
-      queue.prefetch(tile, from: ["x", "y"], first: true)
-      queue.prefetch(tile, from: ["landing"], first: true)
-      queue.prefetch(tile, from: ["c"])
+      queue.preparer.prefetch(tile, from: ["a", "b"])
+      queue.preparer.prefetch(tile, from: ["x", "y"], first: true)
+      queue.preparer.prefetch(tile, from: ["landing"], first: true)
+      queue.preparer.prefetch(tile, from: ["c"])
       driver.drain()
       XCTAssertEqual(log.entries, ["landing", "x", "y", "a", "b", "c"])
     }
@@ -425,8 +427,8 @@ final class MainThreadPreparationTests: XCTestCase {
   func testAPendingPrefetchAskedForFirstMovesAhead() {
     MainActor.assumeIsolated {
       let (queue, driver, _, log, tile) = Self.queue(budget: .tasks(1))
-      queue.prefetch(tile, from: ["a", "b", "c"])
-      queue.prefetch(tile, from: ["c"], first: true)
+      queue.preparer.prefetch(tile, from: ["a", "b", "c"])
+      queue.preparer.prefetch(tile, from: ["c"], first: true)
       driver.drain()
       XCTAssertEqual(log.entries, ["c", "a", "b"])
     }
@@ -439,13 +441,13 @@ final class MainThreadPreparationTests: XCTestCase {
       let queue = IdleQueue(driver: driver, configuration: .init(budget: .tasks(1)))
       let log = TextLog()
       let card = Self.card(log: log)
-      queue.prefetch(card, from: ["a"])
+      queue.preparer.prefetch(card, from: ["a"])
       driver.runPass()
       XCTAssertEqual(log.entries, ["a1"])
-      queue.cancelPrefetching(card, from: ["a"])
+      queue.preparer.cancelPrefetching(card, from: ["a"])
       driver.drain()
       XCTAssertEqual(log.entries, ["a1"])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual([s.added, s.cancelled, s.pending], [1, 1, 0])
       XCTAssertTrue(s.isBalanced, s.summary)
       XCTAssertFalse(driver.isPassRequested)

@@ -19,11 +19,11 @@ final class PrefetchBookkeepingTests: XCTestCase {
   func testCancellingEveryTaskCancelsPendingPrefetches() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
-      queue.prefetch(photo, from: ["a", "b"])
+      queue.preparer.prefetch(photo, from: ["a", "b"])
       queue.cancelAllTasks()
       XCTAssertEqual(driver.runPreparations(), 0)
       XCTAssertEqual(log.entries, [])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual([s.added, s.cancelled, s.pending], [2, 2, 0])
       XCTAssertTrue(s.isBalanced, s.summary)
     }
@@ -34,14 +34,14 @@ final class PrefetchBookkeepingTests: XCTestCase {
   func testAnInputGivenTwiceInOneCallTakesOnePlace() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 2)
-      queue.prefetch(photo, from: ["a", "b", "a"])
+      queue.preparer.prefetch(photo, from: ["a", "b", "a"])
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 2)
       XCTAssertEqual(log.entries.sorted(), ["a", "b"])
       let other = PrefetchTests.prefetchingQueue(maximumQueueLength: 2)
-      other.0.prefetch(other.3, from: ["a", "a", "b"])
+      other.0.preparer.prefetch(other.3, from: ["a", "a", "b"])
       XCTAssertEqual(PrefetchTests.prepareAll(other.1), 2)
       XCTAssertEqual(other.2.entries.sorted(), ["a", "b"])
-      XCTAssertEqual(other.0.statistics.evicted, 0)
+      XCTAssertEqual(other.0.preparer.statistics.prefetchesEvicted, 0)
     }
   }
 
@@ -49,11 +49,11 @@ final class PrefetchBookkeepingTests: XCTestCase {
   func testPrefetchesStayWithinTheQueuesLengthUnderEvictions() {
     MainActor.assumeIsolated {
       let (queue, _, _, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 4)
-      for i in 0..<10_000 { queue.prefetch(photo, from: ["\(i)a", "\(i)b"]) }
+      for i in 0..<10_000 { queue.preparer.prefetch(photo, from: ["\(i)a", "\(i)b"]) }
       let preparation = queue.core.preparation!
       XCTAssertEqual(preparation.prefetches.count, 4)
-      XCTAssertEqual(queue.statistics.evicted, 20_000 - 4)
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertEqual(queue.counts.evicted, 20_000 - 4)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -63,16 +63,18 @@ final class PrefetchBookkeepingTests: XCTestCase {
     MainActor.assumeIsolated {
       for passBeforeTheCancel in [false, true] {
         let driver = ManualPassDriver()
-        let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1 << 20))
+        let queue = IdleQueue(driver: driver, configuration: .init())
+        _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 1 << 20))
         let failing = Preparation { (_: String, _) throws -> String in throw Boom() }
-        queue.prefetch(failing, from: ["a"])
+        queue.preparer.prefetch(failing, from: ["a"])
         XCTAssertEqual(driver.runPreparations(), 1)
         if passBeforeTheCancel { driver.runPass() }
-        queue.cancelPrefetching(failing, from: ["a"])
+        queue.preparer.cancelPrefetching(failing, from: ["a"])
         driver.drain()
-        let s = queue.statistics
+        let s = queue.counts
         XCTAssertEqual(
-          [s.added, s.executed, s.cancelled, s.failed, s.pending], [1, 0, 0, 1, 0], "pass first: \(passBeforeTheCancel)"
+          [s.added, s.executed, s.cancelled, queue.counts.failed, s.pending], [1, 0, 0, 1, 0],
+          "pass first: \(passBeforeTheCancel)"
         )
       }
     }
@@ -93,14 +95,14 @@ final class PrefetchBookkeepingTests: XCTestCase {
       }
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: flaky, from: "a") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: flaky, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(driver.runPreparations(), 1, "failed; no pass took the failure in")
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: flaky, from: "a") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: flaky, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(driver.runPreparations(), 1, "prepared again, not joined to the failure")
       driver.drain()
       XCTAssertEqual(cell.shown, ["image of a"])
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 }

@@ -15,9 +15,9 @@ final class PrefetchOrderTests: XCTestCase {
   func testCancelledThenAskedAgainGoesToTheBack() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
-      queue.prefetch(photo, from: ["a", "b", "c"])
-      queue.cancelPrefetching(photo, from: ["a"])
-      queue.prefetch(photo, from: ["a"])
+      queue.preparer.prefetch(photo, from: ["a", "b", "c"])
+      queue.preparer.cancelPrefetching(photo, from: ["a"])
+      queue.preparer.prefetch(photo, from: ["a"])
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["b", "c", "a"])
     }
@@ -27,8 +27,8 @@ final class PrefetchOrderTests: XCTestCase {
   func testAskedAgainInALaterCallKeepsItsPlace() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
-      queue.prefetch(photo, from: ["a", "b"])
-      queue.prefetch(photo, from: ["c", "a"])
+      queue.preparer.prefetch(photo, from: ["a", "b"])
+      queue.preparer.prefetch(photo, from: ["c", "a"])
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["a", "b", "c"])
     }
@@ -39,9 +39,9 @@ final class PrefetchOrderTests: XCTestCase {
   func testPrefetchesAskedForFirstStartAhead() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
-      queue.prefetch(photo, from: ["a", "b", "c"])
-      queue.prefetch(photo, from: ["x", "c"], first: true)
-      queue.prefetch(photo, from: ["d"])
+      queue.preparer.prefetch(photo, from: ["a", "b", "c"])
+      queue.preparer.prefetch(photo, from: ["x", "c"], first: true)
+      queue.preparer.prefetch(photo, from: ["d"])
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 5)
       XCTAssertEqual(log.entries, ["x", "c", "a", "b", "d"])
     }
@@ -54,9 +54,9 @@ final class PrefetchOrderTests: XCTestCase {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "x") { cell, image in cell.shown.append(image) }
-      queue.prefetch(photo, from: ["p"])
-      queue.prefetch(photo, from: ["x"])  // joins x's render in flight
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "x") { cell, image in cell.shown.append(image) }
+      queue.preparer.prefetch(photo, from: ["p"])
+      queue.preparer.prefetch(photo, from: ["x"])  // joins x's render in flight
       queue.cellDidEndDisplaying(cell, at: 0)  // x is now wanted by the prefetch only
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 2)
       XCTAssertEqual(log.entries, ["p", "x"])
@@ -69,8 +69,8 @@ final class PrefetchOrderTests: XCTestCase {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "d", droppable: true) { c, i in c.shown.append(i) }
-      queue.prefetch(photo, from: ["p", "q"])
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "d", droppable: true) { c, i in c.shown.append(i) }
+      queue.preparer.prefetch(photo, from: ["p", "q"])
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["p", "q", "d"])
     }
@@ -83,10 +83,10 @@ final class PrefetchOrderTests: XCTestCase {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "d", droppable: true) { c, i in c.shown.append(i) }
-      queue.prefetch(photo, from: ["d"])  // joins the discardable task's render
-      queue.cancelPrefetching(photo, from: ["d"])
-      queue.prefetch(photo, from: ["p", "q"])
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "d", droppable: true) { c, i in c.shown.append(i) }
+      queue.preparer.prefetch(photo, from: ["d"])  // joins the discardable task's render
+      queue.preparer.cancelPrefetching(photo, from: ["d"])
+      queue.preparer.prefetch(photo, from: ["p", "q"])
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["p", "q", "d"])
     }
@@ -96,10 +96,10 @@ final class PrefetchOrderTests: XCTestCase {
   func testDiscardableTaskTakingAPrefetchOverGoesAfterPrefetches() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
-      queue.prefetch(photo, from: ["a", "b", "c"])
+      queue.preparer.prefetch(photo, from: ["a", "b", "c"])
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "a", droppable: true) { c, i in c.shown.append(i) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "a", droppable: true) { c, i in c.shown.append(i) }
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["b", "c", "a"])
     }
@@ -110,13 +110,13 @@ final class PrefetchOrderTests: XCTestCase {
   func testTakenOverThenOffScreenThenAskedAgainIsInTheOrderAsked() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
-      queue.prefetch(photo, from: ["a", "b", "c"])
+      queue.preparer.prefetch(photo, from: ["a", "b", "c"])
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { c, i in c.shown.append(i) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "a") { c, i in c.shown.append(i) }
       queue.cellDidEndDisplaying(cell, at: 0)  // a's render: wanted by nobody now
-      queue.prefetch(photo, from: ["d"])
-      queue.prefetch(photo, from: ["a"])  // asked again: the last asked
+      queue.preparer.prefetch(photo, from: ["d"])
+      queue.preparer.prefetch(photo, from: ["a"])  // asked again: the last asked
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 4)
       XCTAssertEqual(log.entries, ["b", "c", "d", "a"])
     }
@@ -127,9 +127,9 @@ final class PrefetchOrderTests: XCTestCase {
     MainActor.assumeIsolated {
       let (first, _, _, photo) = PrefetchTests.prefetchingQueue()
       let (second, _, _, _) = PrefetchTests.prefetchingQueue()
-      first.prefetch(photo, from: ["a"])
-      second.prefetch(photo, from: ["b"])
-      first.prefetch(photo, from: ["c"])
+      first.preparer.prefetch(photo, from: ["a"])
+      second.preparer.prefetch(photo, from: ["b"])
+      first.preparer.prefetch(photo, from: ["c"])
       @MainActor func distance(_ queue: IdleQueue, _ name: String) -> Int {
         queue.core.preparation!.prefetches[photo.key(name)]!.run.distance
       }
@@ -145,7 +145,7 @@ final class PrefetchOrderTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       _ = queue
-      queue.prefetch(photo, from: ["a", "b", "a"])
+      queue.preparer.prefetch(photo, from: ["a", "b", "a"])
       XCTAssertEqual(driver.runPreparations(maximum: 1), 1)
       XCTAssertEqual(log.entries, ["a"], "the nearest row's content went after a farther one")
     }
@@ -157,13 +157,13 @@ final class PrefetchOrderTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, _, _, photo) = PrefetchTests.prefetchingQueue()
       for _ in 0..<1_000 {
-        queue.prefetch(photo, from: ["a"])
-        queue.cancelPrefetching(photo, from: ["a"])
+        queue.preparer.prefetch(photo, from: ["a"])
+        queue.preparer.cancelPrefetching(photo, from: ["a"])
       }
-      queue.prefetch(photo, from: ["a"])
+      queue.preparer.prefetch(photo, from: ["a"])
       let preparation = queue.core.preparation!
       XCTAssertEqual(preparation.prefetches.count, 1)
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual([s.added, s.cancelled, s.pending], [1_001, 1_000, 1])
     }
   }
@@ -173,14 +173,14 @@ final class PrefetchOrderTests: XCTestCase {
   func testAPrefetchAskedAgainAfterItsCancelTakesANewPlace() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 2)
-      queue.prefetch(photo, from: ["a"])
-      queue.cancelPrefetching(photo, from: ["a"])
-      queue.prefetch(photo, from: ["b"])  // the oldest pending prefetch
-      queue.prefetch(photo, from: ["a"])
-      queue.prefetch(photo, from: ["c"])  // one too many: c, the farthest, goes
+      queue.preparer.prefetch(photo, from: ["a"])
+      queue.preparer.cancelPrefetching(photo, from: ["a"])
+      queue.preparer.prefetch(photo, from: ["b"])  // the oldest pending prefetch
+      queue.preparer.prefetch(photo, from: ["a"])
+      queue.preparer.prefetch(photo, from: ["c"])  // one too many: c, the farthest, goes
       XCTAssertEqual(driver.runPreparations(), 2)
       XCTAssertEqual(log.entries, ["b", "a"], "the farthest prefetch was evicted, and b starts first")
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 }

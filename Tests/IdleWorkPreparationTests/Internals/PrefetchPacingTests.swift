@@ -156,10 +156,11 @@ final class PrefetchPacingTests: XCTestCase {
       let queue = IdleQueue(driver: driver, configuration: configuration)
       defer { queue.invalidate() }
       let photo = Preparation { (name: String, _) in "image of \(name)" }
-      queue.prefetch(photo, from: ["p0", "p1", "p2", "p3"])  // waiting: the clock stays alive while they are prepared
+      // Waiting: the clock stays alive while they are prepared.
+      queue.preparer.prefetch(photo, from: ["p0", "p1", "p2", "p3"])
       queue.addTask(key: "first", estimatedCost: 0.001) {}
       driver.runPass()
-      XCTAssertEqual(queue.statistics.executed, 1)
+      XCTAssertEqual(queue.counts.executed, 1)
       driver.advance(by: 0.005)
       source.seconds = -0.001  // the deadline passed: the link's callback is due
       XCTAssertEqual(driver.runPreparations(maximum: 1), 1)  // a prefetch's result arrives: a pass comes

@@ -20,7 +20,8 @@ final class PrefetchTests: XCTestCase {
   ) -> (IdleQueue, ManualPassDriver, TextLog, Preparation<String, String>) {
     let driver = ManualPassDriver()
     let queue = IdleQueue(
-      driver: driver, configuration: .init(maximumQueueLength: maximumQueueLength, resultCacheLimit: 1 << 20))
+      driver: driver, configuration: .init(maximumQueueLength: maximumQueueLength))
+    _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 1 << 20))
     let log = TextLog()
     let photo = Preparation { (name: String, _) in
       log.append(name)
@@ -50,28 +51,31 @@ final class PrefetchTests: XCTestCase {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       let workers = 2
-      let queue = IdleQueue(driver: driver, configuration: .init(workers: workers, resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: workers, resultCacheLimit: 1 << 20))
       let log = TextLog()
       let photo = Preparation(resultBytes: { (_: String) in 1 << 18 }) { (name: String, _) in
         log.append(name)
         return "image of \(name)"
       }
-      queue.prefetch(photo, from: (0..<(workers + 2)).map { "p\($0)" })
+      queue.preparer.prefetch(photo, from: (0..<(workers + 2)).map { "p\($0)" })
       XCTAssertEqual(driver.runPreparations(), workers, "as many as the workers, then they wait")
       XCTAssertEqual(driver.runPreparations(), 0, "still waiting: no pass took their results in")
       driver.runPass()
       XCTAssertEqual(driver.runPreparations(), 1, "taken in: room for one more")
       driver.runPass()
       XCTAssertEqual(driver.runPreparations(), 0, "the fourth waits for room")
-      XCTAssertEqual(queue.statistics.pending, 1)
+      XCTAssertEqual(queue.counts.pending, 1)
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "visible") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "visible") { cell, image in
+        cell.shown.append(image)
+      }
       driver.runPreparations()
       XCTAssertTrue(log.entries.contains("visible"), "a visible row's preparation does not wait")
       driver.drain()
       XCTAssertEqual(cell.shown, ["image of visible"])
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -81,17 +85,17 @@ final class PrefetchTests: XCTestCase {
   func testPrefetchesGoOnWhileTheCacheHasRoomForTheirResults() {
     MainActor.assumeIsolated {
       let (queue, driver, _, photo) = Self.prefetchingQueue()
-      let workers = IdleQueue.Configuration().workers
-      queue.prefetch(photo, from: (0..<workers).map { "p\($0)" })
+      let workers = Preparer.Configuration().workers
+      queue.preparer.prefetch(photo, from: (0..<workers).map { "p\($0)" })
       XCTAssertEqual(driver.runPreparations(), workers)
       driver.runPass()  // the first results reach the cache: its room and their size are known
-      queue.prefetch(photo, from: (10..<(10 + 6 * workers)).map { "p\($0)" })
+      queue.preparer.prefetch(photo, from: (10..<(10 + 6 * workers)).map { "p\($0)" })
       XCTAssertEqual(
         driver.runPreparations(), 4 * workers, "small results, a cache with room: they go on, up to 4 per worker")
       driver.runPass()
       XCTAssertEqual(driver.runPreparations(), 2 * workers, "taken in: the rest start")
       driver.drain()
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -102,25 +106,26 @@ final class PrefetchTests: XCTestCase {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       let workers = 2  // below the five that fit: the first `workers` results may always wait
-      let queue = IdleQueue(driver: driver, configuration: .init(workers: workers, resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: workers, resultCacheLimit: 1 << 20))
       let log = TextLog()
       let small = Preparation(resultBytes: { (_: String) in 1 << 10 }) { (name: String, _) in "icon of \(name)" }
       let large = Preparation(resultBytes: { (_: String) in 200 << 10 }) { (name: String, _) in
         log.append(name)
         return "photo of \(name)"
       }
-      queue.prefetch(small, from: (0..<workers).map { "s\($0)" })
+      queue.preparer.prefetch(small, from: (0..<workers).map { "s\($0)" })
       XCTAssertEqual(driver.runPreparations(), workers)
       driver.runPass()  // 1 KiB results cached: the room is known, the largest result 1 KiB
-      queue.prefetch(large, from: (0..<(6 * workers)).map { "p\($0)" })
+      queue.preparer.prefetch(large, from: (0..<(6 * workers)).map { "p\($0)" })
       let free = (1 << 20) - workers << 10
       XCTAssertEqual(
         driver.runPreparations(), free / (200 << 10), "counted 1 KiB each, eight would wait (the cap: 4 per worker)")
       driver.runPass()
       XCTAssertEqual(Self.prepareAll(driver), 0, "the rest wait for room")
       XCTAssertEqual(log.entries.count, free / (200 << 10))
-      XCTAssertEqual(queue.statistics.pending, 6 * workers - free / (200 << 10))
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertEqual(queue.counts.pending, 6 * workers - free / (200 << 10))
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -129,7 +134,8 @@ final class PrefetchTests: XCTestCase {
   func testAResultWaitingCountsTheLargestSizeOfTheTasksJoined() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       let large = 200 << 10
       @MainActor func add(_ key: String, _ content: String, bytes: Int) {
         queue.addTask(
@@ -150,8 +156,8 @@ final class PrefetchTests: XCTestCase {
       driver.drain()  // applied: their room is free again
       _ = Self.prepareAll(driver)
       driver.drain()
-      XCTAssertEqual(queue.statistics.pending, 0)
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertEqual(queue.counts.pending, 0)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -159,7 +165,8 @@ final class PrefetchTests: XCTestCase {
   func testWithoutACacheResultsAreNotMeasured() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(workers: 2, resultCacheLimit: 0))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 2, resultCacheLimit: 0))
       let calls = LockedBox(0)
       for index in 0..<5 {
         queue.addTask(
@@ -172,8 +179,8 @@ final class PrefetchTests: XCTestCase {
       XCTAssertEqual(driver.runPreparations(), 5)
       driver.drain()
       XCTAssertEqual(calls.value, 0, "resultBytes called with no cache to count for")
-      XCTAssertEqual(queue.statistics.executed, 5)
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertEqual(queue.counts.executed, 5)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -183,7 +190,7 @@ final class PrefetchTests: XCTestCase {
   func testWhileResultsAreTakenInTheCachesRoomIsNotCounted() {
     MainActor.assumeIsolated {
       let (queue, driver, _, photo) = Self.prefetchingQueue()
-      let workers = IdleQueue.Configuration().workers
+      let workers = Preparer.Configuration().workers
       let startedMidTakeIn = LockedBox<Int?>(nil)
       let inPass = LockedBox(false)
       // Measuring a result is the app's code, run on the main thread while the pass takes the results in (and on the
@@ -192,16 +199,16 @@ final class PrefetchTests: XCTestCase {
         MainActor.assumeIsolated {
           if inPass.value, startedMidTakeIn.value == nil {
             startedMidTakeIn.value = 0
-            queue.prefetch(photo, from: (20..<(20 + 3 * workers)).map { "p\($0)" })
+            queue.preparer.prefetch(photo, from: (20..<(20 + 3 * workers)).map { "p\($0)" })
             startedMidTakeIn.value = driver.runPreparations()
           }
         }
         return 16
       }) { (name: String, _) in "image of \(name)" }
-      queue.prefetch(photo, from: (0..<workers).map { "q\($0)" })
+      queue.preparer.prefetch(photo, from: (0..<workers).map { "q\($0)" })
       driver.runPreparations()
       driver.runPass()  // the cache's room is known: plenty
-      queue.prefetch(probe, from: (10..<(10 + workers)).map { "p\($0)" })
+      queue.preparer.prefetch(probe, from: (10..<(10 + workers)).map { "p\($0)" })
       driver.runPreparations()
       inPass.value = true
       driver.runPass()  // takes p10… in; measuring the first lets p20… start
@@ -209,7 +216,7 @@ final class PrefetchTests: XCTestCase {
       XCTAssertEqual(startedMidTakeIn.value, 0, "mid take-in, prefetches counted the room of the last pass")
       XCTAssertEqual(driver.runPreparations(), 3 * workers, "the results cached: the room is known again")
       driver.drain()
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -218,16 +225,16 @@ final class PrefetchTests: XCTestCase {
   func testAPrefetchedRowShowsInItsFirstFrame() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.prefetchingQueue()
-      queue.prefetch(photo, from: ["a", "b"])
+      queue.preparer.prefetch(photo, from: ["a", "b"])
       XCTAssertEqual(driver.runPreparations(), 2)
       driver.runPass()  // takes the results in
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(cell.shown, ["image of a"], "not applied inside the call")
       XCTAssertEqual(log.entries, ["a", "b"], "prepared again")
-      let s = queue.statistics
-      XCTAssertEqual([s.added, s.executed, s.cacheHits, s.pending], [3, 3, 1, 0])
+      let s = queue.counts
+      XCTAssertEqual([s.added, s.executed, queue.counts.cacheHits, s.pending], [3, 3, 1, 0])
       XCTAssertTrue(s.isBalanced, s.summary)
     }
   }
@@ -237,10 +244,10 @@ final class PrefetchTests: XCTestCase {
   func testARowJoinsAPrefetchUnderWayWhichBecomesVisibleWork() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.prefetchingQueue()
-      queue.prefetch(photo, from: ["a", "b", "c"])
+      queue.preparer.prefetch(photo, from: ["a", "b", "c"])
       let cell = Cell()
       queue.bind(cell, to: 2)
-      queue.addTask(for: cell, at: 2, prepare: photo, from: "c") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 2, prepare: photo, from: "c") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(cell.shown, [])
       XCTAssertEqual(driver.runPreparations(maximum: 1), 1)
       XCTAssertEqual(log.entries, ["c"], "the visible row's preparation did not go first")
@@ -249,8 +256,9 @@ final class PrefetchTests: XCTestCase {
       XCTAssertEqual(driver.runPreparations(), 2)
       XCTAssertEqual(log.entries, ["c", "a", "b"], "prepared twice, or out of order")
       driver.drain()
-      let s = queue.statistics
-      XCTAssertEqual([s.added, s.executed, s.cacheHits, s.pending, s.wastedPreparations], [4, 4, 0, 0, 0])
+      let s = queue.counts
+      XCTAssertEqual(
+        [s.added, s.executed, queue.counts.cacheHits, s.pending, queue.counts.wastedPreparations], [4, 4, 0, 0, 0])
       XCTAssertTrue(s.isBalanced, s.summary)
     }
   }
@@ -261,9 +269,9 @@ final class PrefetchTests: XCTestCase {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       var applied: [String] = []
-      queue.addTask(key: "row", prepare: photo, from: "a") { applied.append($0) }
+      queue.preparer.addTask(key: "row", prepare: photo, from: "a") { applied.append($0) }
       XCTAssertEqual(driver.runPreparations(), 1)  // finished, not taken in
-      queue.prefetch(photo, from: ["a"])
+      queue.preparer.prefetch(photo, from: ["a"])
       XCTAssertEqual(driver.runPreparations(), 0, "the prefetch prepared it again")
       driver.drain()
       XCTAssertEqual(applied, ["image of a"])
@@ -279,18 +287,18 @@ final class PrefetchTests: XCTestCase {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let reused = Cell()
       queue.bind(reused, to: 0)
-      queue.addTask(for: reused, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: reused, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       queue.bind(reused, to: 7)  // the cell is reused for another row: its render for "a" is held
-      queue.prefetch(photo, from: ["a"])  // row 0 is about to appear again (the user turns back)
+      queue.preparer.prefetch(photo, from: ["a"])  // row 0 is about to appear again (the user turns back)
       driver.runPass()  // releases the held render: the prefetch still wants it
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       driver.runPreparations()
       driver.drain()
       XCTAssertEqual(cell.shown, ["image of a"])
       XCTAssertEqual(log.entries, ["a"], "prepared twice: the row did not join the prefetch's preparation")
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertTrue(s.isBalanced, s.summary)
     }
   }
@@ -302,12 +310,14 @@ final class PrefetchTests: XCTestCase {
   func testVisibleRowsFirstThenPrefetchesInTheOrderAsked() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.prefetchingQueue()
-      queue.prefetch(photo, from: ["p0", "p1", "p2", "p3"])  // the screen ahead
-      queue.prefetch(photo, from: ["p4"])  // the list moved a row: the next row came into the window
-      queue.prefetch(photo, from: ["p3"])  // asked again while pending: it keeps its place
+      queue.preparer.prefetch(photo, from: ["p0", "p1", "p2", "p3"])  // the screen ahead
+      queue.preparer.prefetch(photo, from: ["p4"])  // the list moved a row: the next row came into the window
+      queue.preparer.prefetch(photo, from: ["p3"])  // asked again while pending: it keeps its place
       let cell = Cell()
       queue.bind(cell, to: 9)
-      queue.addTask(for: cell, at: 9, prepare: photo, from: "visible") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 9, prepare: photo, from: "visible") { cell, image in
+        cell.shown.append(image)
+      }
       XCTAssertEqual(Self.prepareAll(driver), 6)
       XCTAssertEqual(log.entries, ["visible", "p0", "p1", "p2", "p3", "p4"])
     }
@@ -318,20 +328,20 @@ final class PrefetchTests: XCTestCase {
   func testCancellingAPrefetch() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = Self.prefetchingQueue()
-      queue.prefetch(photo, from: ["a", "b", "c"])
-      queue.cancelPrefetching(photo, from: ["a"])
+      queue.preparer.prefetch(photo, from: ["a", "b", "c"])
+      queue.preparer.cancelPrefetching(photo, from: ["a"])
       let cell = Cell()
       queue.bind(cell, to: 2)
-      queue.addTask(for: cell, at: 2, prepare: photo, from: "c") { cell, image in cell.shown.append(image) }
-      queue.cancelPrefetching(photo, from: ["c"])  // the row waits for it: it goes on
+      queue.preparer.addTask(for: cell, at: 2, prepare: photo, from: "c") { cell, image in cell.shown.append(image) }
+      queue.preparer.cancelPrefetching(photo, from: ["c"])  // the row waits for it: it goes on
       XCTAssertEqual(driver.runPreparations(), 2)
       XCTAssertEqual(log.entries, ["c", "b"], "a cancelled prefetch ran, or a row's work was cancelled")
       driver.drain()
       XCTAssertEqual(cell.shown, ["image of c"])
 
-      let s = queue.statistics
+      let s = queue.counts
       // Prefetches: a cancelled, b kept, c taken over by the row; the row's task applied.
-      XCTAssertEqual([s.added, s.executed, s.cancelled, s.failed, s.pending], [4, 3, 1, 0, 0])
+      XCTAssertEqual([s.added, s.executed, s.cancelled, queue.counts.failed, s.pending], [4, 3, 1, 0, 0])
       XCTAssertTrue(s.isBalanced, s.summary)
     }
   }
@@ -344,17 +354,17 @@ final class PrefetchTests: XCTestCase {
       let cells = [Cell(), Cell()]
       for (row, cell) in cells.enumerated() {
         queue.bind(cell, to: row)
-        queue.addTask(for: cell, at: row, prepare: photo, from: "row \(row)") { cell, image in
+        queue.preparer.addTask(for: cell, at: row, prepare: photo, from: "row \(row)") { cell, image in
           cell.shown.append(image)
         }
       }
-      queue.prefetch(photo, from: (0..<10).map { "p\($0)" })
+      queue.preparer.prefetch(photo, from: (0..<10).map { "p\($0)" })
       XCTAssertEqual(Self.prepareAll(driver), 4)
       driver.drain()
       XCTAssertEqual(cells.map(\.shown), [["image of row 0"], ["image of row 1"]], "a visible row was evicted")
       XCTAssertEqual(Array(log.entries.prefix(2)), ["row 1", "row 0"], "visible rows first, the latest shown first")
       XCTAssertEqual(Array(log.entries.dropFirst(2)), ["p0", "p1"], "the nearest prefetches are kept")
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual([s.added, s.executed, s.evicted, s.pending], [12, 4, 8, 0])
       XCTAssertTrue(s.isBalanced, s.summary)
     }
@@ -366,27 +376,29 @@ final class PrefetchTests: XCTestCase {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       // Room for three 100-byte results: the limit less a quarter kept free for results on their way.
-      let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 400))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 400))
       let log = TextLog()
       let photo = Preparation(resultBytes: { (_: String) in 100 }) { (name: String, _) in
         log.append(name)
         return "image of \(name)"
       }
-      queue.prefetch(photo, from: ["a", "b", "c"])
+      queue.preparer.prefetch(photo, from: ["a", "b", "c"])
       XCTAssertEqual(Self.prepareAll(driver), 3)
-      queue.prefetch(photo, from: ["a", "b", "c"])  // still about to appear, a the nearest
-      queue.prefetch(photo, from: ["d"])
+      queue.preparer.prefetch(photo, from: ["a", "b", "c"])  // still about to appear, a the nearest
+      queue.preparer.prefetch(photo, from: ["d"])
       XCTAssertEqual(Self.prepareAll(driver), 0, "a, b and c kept; d waits for room")
       let cell = Cell()
       for (row, name) in ["a", "b", "c", "d"].enumerated() {
         queue.bind(cell, to: row)
-        queue.addTask(for: cell, at: row, prepare: photo, from: name) { cell, image in cell.shown.append(image) }
+        queue.preparer.addTask(for: cell, at: row, prepare: photo, from: name) { cell, image in cell.shown.append(image)
+        }
         XCTAssertEqual(cell.shown.last, "image of \(name)", "shown in its first frame")
         _ = Self.prepareAll(driver)  // a row shown frees room: d is made after a
       }
       XCTAssertEqual(log.entries, ["a", "b", "c", "d"])
-      XCTAssertEqual(queue.statistics.cacheHits, 4)
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertEqual(queue.counts.cacheHits, 4)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -395,14 +407,14 @@ final class PrefetchTests: XCTestCase {
   func testAPrefetchedResultDroppedUnusedIsWasted() {
     MainActor.assumeIsolated {
       let (queue, driver, _, photo) = Self.prefetchingQueue()
-      queue.prefetch(photo, from: ["a", "b", "c"])
+      queue.preparer.prefetch(photo, from: ["a", "b", "c"])
       XCTAssertEqual(Self.prepareAll(driver), 3)
-      XCTAssertEqual(queue.statistics.wastedPreparations, 0, "counted wasted while it waits in the cache")
+      XCTAssertEqual(queue.counts.wastedPreparations, 0, "counted wasted while it waits in the cache")
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       queue.dropDiscardableTasks()
-      XCTAssertEqual(queue.statistics.wastedPreparations, 2, "b and c were prepared for nothing")
+      XCTAssertEqual(queue.counts.wastedPreparations, 2, "b and c were prepared for nothing")
     }
   }
 
@@ -412,18 +424,18 @@ final class PrefetchTests: XCTestCase {
   func testAPrefetchCancelledAfterItFinishedIsNotWastedWhenARowUsesIt() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
-      queue.prefetch(photo, from: ["a"])
+      queue.preparer.prefetch(photo, from: ["a"])
       XCTAssertEqual(driver.runPreparations(), 1)
-      queue.cancelPrefetching(photo, from: ["a"])  // UIKit cancels: the user turned back, then forth again
+      queue.preparer.cancelPrefetching(photo, from: ["a"])  // UIKit cancels: the user turned back, then forth again
       driver.runPass()  // takes the result in: it stays in the cache
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(cell.shown, ["image of a"], "not applied from the cache")
       XCTAssertEqual(log.entries, ["a"])
-      let s = queue.statistics
-      XCTAssertEqual(s.cacheHits, 1)
-      XCTAssertEqual(s.wastedPreparations, 0, "a prefetched result a row applied counts as wasted")
+      let s = queue.counts
+      XCTAssertEqual(queue.counts.cacheHits, 1)
+      XCTAssertEqual(queue.counts.wastedPreparations, 0, "a prefetched result a row applied counts as wasted")
       XCTAssertTrue(s.isBalanced, s.summary)
     }
   }

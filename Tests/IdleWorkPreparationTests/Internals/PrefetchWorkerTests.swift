@@ -44,7 +44,8 @@ final class PrefetchWorkerTests: XCTestCase {
     let visible = Preparation { (name: String, _) -> String in name }
     let cell = PrefetchTests.Cell()
     queue.bind(cell, to: row)
-    queue.addTask(for: cell, at: row, prepare: visible, from: "row \(row)") { cell, image in cell.shown.append(image)
+    queue.preparer.addTask(for: cell, at: row, prepare: visible, from: "row \(row)") { cell, image in
+      cell.shown.append(image)
     }
     return cell
   }
@@ -58,7 +59,7 @@ final class PrefetchWorkerTests: XCTestCase {
     on queue: IdleQueue, file: StaticString = #filePath, line: UInt = #line
   ) -> (gates: [String: Gate], started: TextLog, line: PreparationLine) {
     let (gates, started, prefetched) = gatedPreparation(["p0", "p1", "p2"])
-    queue.prefetch(prefetched, from: ["p0", "p1", "p2"])
+    queue.preparer.prefetch(prefetched, from: ["p0", "p1", "p2"])
     spin(until: { started.entries.count == 2 }, timeout: 5)
     XCTAssertEqual(
       started.entries.sorted(), ["p0", "p1"], "at rest, prefetches use every worker", file: file, line: line)
@@ -79,7 +80,8 @@ final class PrefetchWorkerTests: XCTestCase {
   /// result is applied as a synchronous one's.
   func testAsyncPreparationsStayWithinTheWorkers() {
     MainActor.assumeIsolated {
-      let queue = IdleQueue(configuration: .init(maximumQueueLength: 100, workers: 2, resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(configuration: .init(maximumQueueLength: 100))
+      _ = Preparer(queue: queue, configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       defer { queue.invalidate() }
       let gate = Gate()
       let inFlight = Counter()
@@ -94,7 +96,7 @@ final class PrefetchWorkerTests: XCTestCase {
         return n * 10
       }
       var applied: [Int] = []
-      for n in 0..<6 { queue.addTask(key: n, prepare: download, from: n) { applied.append($0) } }
+      for n in 0..<6 { queue.preparer.addTask(key: n, prepare: download, from: n) { applied.append($0) } }
       spin(until: { inFlight.value == 2 }, timeout: 5)
       XCTAssertEqual(inFlight.value, 2)
       Task { await gate.open() }
@@ -102,7 +104,7 @@ final class PrefetchWorkerTests: XCTestCase {
       XCTAssertEqual(applied.sorted(), [0, 10, 20, 30, 40, 50])
       XCTAssertEqual(peak.value, 2, "more preparations in flight than workers")
       XCTAssertEqual(onMain.value, 0, "a preparation ran on the main thread")
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -111,20 +113,21 @@ final class PrefetchWorkerTests: XCTestCase {
   /// are applied. (Run under ThreadSanitizer by CI: the bound is read by workers and cleared by the main thread.)
   func testPrefetchesHeldForTakeInAllRunOnRealWorkers() {
     MainActor.assumeIsolated {
-      let queue = IdleQueue(configuration: .init(maximumQueueLength: 300, workers: 2, resultCacheLimit: 1 << 24))
+      let queue = IdleQueue(configuration: .init(maximumQueueLength: 300))
+      _ = Preparer(queue: queue, configuration: .init(workers: 2, resultCacheLimit: 1 << 24))
       defer { queue.invalidate() }
       let prepared = Counter()
       let photo = Preparation { (n: Int, _) -> Int in
         prepared.increment()
         return n
       }
-      queue.prefetch(photo, from: Array(0..<200))
+      queue.preparer.prefetch(photo, from: Array(0..<200))
       var applied: [Int] = []
-      for n in 200..<210 { queue.addTask(key: n, prepare: photo, from: n) { applied.append($0) } }
+      for n in 200..<210 { queue.preparer.addTask(key: n, prepare: photo, from: n) { applied.append($0) } }
       spin(until: { prepared.value == 210 && applied.count == 10 }, timeout: 20)
       XCTAssertEqual(prepared.value, 210, "prefetches held for take-in were stranded")
       XCTAssertEqual(applied.sorted(), Array(200..<210))
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -132,7 +135,8 @@ final class PrefetchWorkerTests: XCTestCase {
   /// (here: a 10 s `Task.sleep` ends with `CancellationError`).
   func testCancellationReachesAsyncWorkAsTaskCancellation() {
     MainActor.assumeIsolated {
-      let queue = IdleQueue(configuration: .init(workers: 1))
+      let queue = IdleQueue(configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 1))
       defer { queue.invalidate() }
       let started = Counter()
       let stopped = TextLog()
@@ -146,7 +150,7 @@ final class PrefetchWorkerTests: XCTestCase {
         }
         return n
       }
-      queue.addTask(key: "row", prepare: slow, from: 1) { _ in XCTFail("applied after its cancel") }
+      queue.preparer.addTask(key: "row", prepare: slow, from: 1) { _ in XCTFail("applied after its cancel") }
       spin(until: { started.value == 1 }, timeout: 5)
       XCTAssertEqual(queue.cancelTasks(forKey: "row"), 1)
       spin(until: { !stopped.entries.isEmpty }, timeout: 5)
@@ -157,7 +161,8 @@ final class PrefetchWorkerTests: XCTestCase {
   /// A prefetch running when it is cancelled is told: `isCancelled()` turns true and its task is cancelled.
   func testARunningPrefetchIsCancelledWithIt() {
     MainActor.assumeIsolated {
-      let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       defer { queue.invalidate() }
       let started = Counter()
       let seen = TextLog()
@@ -171,14 +176,14 @@ final class PrefetchWorkerTests: XCTestCase {
         }
         return name
       }
-      queue.prefetch(photo, from: ["a"])
+      queue.preparer.prefetch(photo, from: ["a"])
       spin(until: { started.value == 1 }, timeout: 5)
-      queue.cancelPrefetching(photo, from: ["a"])
+      queue.preparer.cancelPrefetching(photo, from: ["a"])
       spin(until: { !seen.entries.isEmpty }, timeout: 5)
       XCTAssertEqual(seen.entries, ["cancelled, told"])
-      spin(until: { queue.statistics.pending == 0 }, timeout: 5)
-      XCTAssertEqual(queue.statistics.cancelled, 1)
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      spin(until: { queue.counts.pending == 0 }, timeout: 5)
+      XCTAssertEqual(queue.counts.cancelled, 1)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -187,7 +192,8 @@ final class PrefetchWorkerTests: XCTestCase {
   /// runs.
   func testPrefetchesLeaveAWorkerForVisibleRowsDuringAScroll() {
     MainActor.assumeIsolated {
-      let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       defer { queue.invalidate() }
       let (gates, started, line) = PrefetchWorkerTests.showARowWhilePrefetchesHoldTheWorkers(on: queue)
       // The worker that ran the row went on at once, with p1 still running: p2 must not have started.
@@ -196,7 +202,7 @@ final class PrefetchWorkerTests: XCTestCase {
         await gates["p1"]!.open()
         await gates["p2"]!.open()
       }
-      spin(until: { queue.statistics.pending == 0 }, timeout: 5)
+      spin(until: { queue.counts.pending == 0 }, timeout: 5)
       XCTAssertEqual(started.entries.sorted(), ["p0", "p1", "p2"])
     }
   }
@@ -207,10 +213,12 @@ final class PrefetchWorkerTests: XCTestCase {
   func testPrefetchesLeaveAWorkerFreeForAQueueWhoseBoundIsBelowThePools() {
     MainActor.assumeIsolated {
       // Another screen's queue with more workers: the pool may have 3 threads.
-      let other = IdleQueue(configuration: .init(workers: 3, resultCacheLimit: 1 << 20))
+      let other = IdleQueue(configuration: .init())
+      _ = Preparer(queue: other, configuration: .init(workers: 3, resultCacheLimit: 1 << 20))
       defer { other.invalidate() }
       _ = other.core.preparationMade()
-      let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       defer { queue.invalidate() }
       let (gates, started, line) = PrefetchWorkerTests.showARowWhilePrefetchesHoldTheWorkers(on: queue)
       defer { Task { for gate in gates.values { await gate.open() } } }
@@ -229,7 +237,8 @@ final class PrefetchWorkerTests: XCTestCase {
   /// without waiting for a running one to finish (a download: any time).
   func testPrefetchesUseEveryWorkerAgainOnceTheScrollIsOver() {
     MainActor.assumeIsolated {
-      let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       defer { queue.invalidate() }
       let (gates, started, _) = PrefetchWorkerTests.showARowWhilePrefetchesHoldTheWorkers(on: queue)
       defer { Task { for gate in gates.values { await gate.open() } } }
@@ -244,7 +253,8 @@ final class PrefetchWorkerTests: XCTestCase {
   /// A synchronous preparation runs on the worker itself, not as a task on another thread.
   func testASynchronousPreparationRunsOnTheWorker() {
     MainActor.assumeIsolated {
-      let queue = IdleQueue(configuration: .init(workers: 1))
+      let queue = IdleQueue(configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 1))
       defer { queue.invalidate() }
       let threads = TextLog()
       let draw = Preparation { (n: Int, _) -> Int in
@@ -253,7 +263,7 @@ final class PrefetchWorkerTests: XCTestCase {
         return n
       }
       var applied: [Int] = []
-      queue.addTask(key: 1, prepare: draw, from: 1) { applied.append($0) }
+      queue.preparer.addTask(key: 1, prepare: draw, from: 1) { applied.append($0) }
       spin(until: { applied == [1] }, timeout: 5)
       XCTAssertEqual(threads.entries, ["a worker"])
     }
@@ -264,7 +274,8 @@ final class PrefetchWorkerTests: XCTestCase {
   /// what the cache will. Under TSan in CI, with the joins racing the workers.
   func testWorkersMeasureWithTheSizesOfTasksJoinedMeanwhile() {
     MainActor.assumeIsolated {
-      let queue = IdleQueue(configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       defer { queue.invalidate() }
       let started = LockedBox(0)
       let release = DispatchSemaphore(value: 0)
@@ -293,7 +304,7 @@ final class PrefetchWorkerTests: XCTestCase {
       spin(until: { applied == 8 }, timeout: 10)
       XCTAssertEqual(largeOnWorkers.value, 4, "each worker measured with the size of the task joined")
       XCTAssertEqual(queue.core.preparation?.cache.bytes, 4 * (100 << 10), "the cache counts the larger size")
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 }

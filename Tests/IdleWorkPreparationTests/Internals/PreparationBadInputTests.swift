@@ -32,6 +32,11 @@ private enum BadPreparationInput: String, CaseIterable {
   case negativeEstimatedCostForPreparedTask
   case nanEstimatedCostForPreparedCellTask
   case prefetchWithoutAResultCache
+  case zeroWorkers
+  case negativeWorkersInConfiguration
+  case negativeResultCacheLimit
+  /// A second ``Preparer`` of one queue made with another configuration than the first.
+  case secondPreparerWithAnotherConfiguration
 
   /// What the message must contain: the parameter, the bad value and the valid range.
   var expectedMessageFragments: [String] {
@@ -39,6 +44,10 @@ private enum BadPreparationInput: String, CaseIterable {
     case .negativeEstimatedCostForPreparedTask: return ["estimatedCost", "-0.5", "finite", ">= 0"]
     case .nanEstimatedCostForPreparedCellTask: return ["estimatedCost", "nan", "finite", ">= 0"]
     case .prefetchWithoutAResultCache: return ["prefetch", "resultCacheLimit is 0", "1...Int.max"]
+    case .zeroWorkers: return ["workers", "0", "1...Int.max"]
+    case .negativeWorkersInConfiguration: return ["workers", "-3", "1...Int.max"]
+    case .negativeResultCacheLimit: return ["resultCacheLimit", "-1", "0...Int.max"]
+    case .secondPreparerWithAnotherConfiguration: return ["Preparer", "workers: 2", "same configuration"]
     }
   }
 
@@ -47,13 +56,28 @@ private enum BadPreparationInput: String, CaseIterable {
     let identity = Preparation { (n: Int, _) in n }
     switch self {
     case .negativeEstimatedCostForPreparedTask:
-      IdleQueue(driver: ManualPassDriver()).addTask(key: 0, prepare: identity, from: 0, estimatedCost: -0.5) { _ in }
+      Preparer(queue: IdleQueue(driver: ManualPassDriver())).addTask(
+        key: 0, prepare: identity, from: 0, estimatedCost: -0.5
+      ) { _ in }
     case .nanEstimatedCostForPreparedCellTask:
-      IdleQueue(driver: ManualPassDriver()).addTask(
+      Preparer(queue: IdleQueue(driver: ManualPassDriver())).addTask(
         for: FakeCell(), at: row(0), prepare: identity, from: 0, estimatedCost: .nan
       ) { _, _ in }
     case .prefetchWithoutAResultCache:
-      IdleQueue(driver: ManualPassDriver(), configuration: .init(resultCacheLimit: 0)).prefetch(identity, from: [1, 2])
+      Preparer(queue: IdleQueue(driver: ManualPassDriver()), configuration: .init(resultCacheLimit: 0)).prefetch(
+        identity, from: [1, 2])
+    case .zeroWorkers:
+      _ = Preparer(queue: IdleQueue(driver: ManualPassDriver()), configuration: .init(workers: 0))
+    case .negativeWorkersInConfiguration:
+      var configuration = Preparer.Configuration()
+      configuration.workers = -3
+      _ = Preparer(queue: IdleQueue(driver: ManualPassDriver()), configuration: configuration)
+    case .negativeResultCacheLimit:
+      _ = Preparer(queue: IdleQueue(driver: ManualPassDriver()), configuration: .init(resultCacheLimit: -1))
+    case .secondPreparerWithAnotherConfiguration:
+      let queue = IdleQueue(driver: ManualPassDriver())
+      _ = Preparer(queue: queue, configuration: .init(workers: 2))
+      _ = Preparer(queue: queue, configuration: .init(workers: 3))
     }
   }
 }

@@ -26,7 +26,7 @@ final class PreparationCancellationTests: XCTestCase {
       }
       XCTAssertFalse(handle.isPending)
       XCTAssertEqual(driver.runPreparations(), 0, "the evicted task's render never starts")
-      XCTAssertEqual(queue.statistics.evicted, 1)
+      XCTAssertEqual(queue.counts.evicted, 1)
       assertPreparedBalanced(queue)
 
       queue.maximumQueueLength = 1
@@ -48,10 +48,10 @@ final class PreparationCancellationTests: XCTestCase {
       XCTAssertEqual(driver.runPreparations(), 2)
       driver.drain()
       XCTAssertEqual(seen.values, [-1, 2], "isCancelled turned true on eviction; the newer task applied")
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual(s.evicted, 2)
       XCTAssertEqual(s.executed, 1)
-      XCTAssertEqual(s.wastedPreparations, 1)
+      XCTAssertEqual(queue.counts.wastedPreparations, 1)
       assertPreparedBalanced(queue)
     }
   }
@@ -93,10 +93,10 @@ final class PreparationCancellationTests: XCTestCase {
       XCTAssertEqual(driver.runPreparations(), 1)
       driver.drain()
       XCTAssertEqual(seen.values, [0, 1])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual(s.cancelled, 4)
-      XCTAssertEqual(s.failed, 0, "a task cancelled before its render threw is cancelled, not failed")
-      XCTAssertEqual(s.wastedPreparations, 0)
+      XCTAssertEqual(queue.counts.failed, 0, "a task cancelled before its render threw is cancelled, not failed")
+      XCTAssertEqual(queue.counts.wastedPreparations, 0)
       assertPreparedBalanced(queue)
     }
   }
@@ -150,7 +150,7 @@ final class PreparationCancellationTests: XCTestCase {
       }
       XCTAssertEqual(driver.runPreparations(), 1)
       assertPreparedBalanced(queue)
-      XCTAssertEqual(queue.statistics.cancelled, 2)
+      XCTAssertEqual(queue.counts.cancelled, 2)
       XCTAssertNil(endedCapture, "a task of an ended queue keeps its apply alive")
       XCTAssertEqual(cell.shown, [])
     }

@@ -26,8 +26,8 @@ final class PreparedConfigurationTests: XCTestCase {
       XCTAssertEqual(prepared.value, 1)
       XCTAssertEqual(cancelledSeen.value, 0, "the running render was told it is cancelled")
       XCTAssertEqual(cell.shown, ["photo 0"])
-      let s = queue.statistics
-      XCTAssertEqual([s.executed, s.skippedAsStale, s.wastedPreparations], [1, 1, 0])
+      let s = queue.counts
+      XCTAssertEqual([s.executed, s.skippedAsStale, queue.counts.wastedPreparations], [1, 1, 0])
       assertPreparedBalanced(queue)
     }
   }
@@ -95,11 +95,11 @@ final class PreparedConfigurationTests: XCTestCase {
         cell.shown.append(value)
       }
       queue.bind(cell, to: 1)
-      XCTAssertEqual(queue.statistics.skippedAsStale, 1, "left at once, not at the next pass")
-      XCTAssertEqual(queue.statistics.pending, 0)
-      XCTAssertEqual(queue.statistics.staleAfterPrepare, 0, "its render had not run")
+      XCTAssertEqual(queue.counts.skippedAsStale, 1, "left at once, not at the next pass")
+      XCTAssertEqual(queue.counts.pending, 0)
+      XCTAssertEqual(queue.counts.staleAfterPrepare, 0, "its render had not run")
       driver.drain()
-      XCTAssertEqual(queue.statistics.staleAfterPrepare, 0, "a later pass changed the count")
+      XCTAssertEqual(queue.counts.staleAfterPrepare, 0, "a later pass changed the count")
       XCTAssertEqual(cell.shown, [])
       assertPreparedBalanced(queue)
     }
@@ -110,7 +110,8 @@ final class PreparedConfigurationTests: XCTestCase {
   func testAFinishedResultNotTakenInIsUsedNotPreparedAgain() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 1 << 20))
       let prepared = Counter()
       let cells = [PreparedTaskTests.Cell(), PreparedTaskTests.Cell()]
       @MainActor func show(_ row: Int) {
@@ -157,10 +158,10 @@ final class PreparedConfigurationTests: XCTestCase {
       XCTAssertEqual(driver.runPreparations(), 0, "the released cell's render was dropped at the pass")
       driver.drain()
       XCTAssertEqual(applied, 0)
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual(s.skippedAsStale, 2)
-      XCTAssertEqual(s.staleAfterPrepare, 1)
-      XCTAssertEqual(s.wastedPreparations, 1)
+      XCTAssertEqual(queue.counts.staleAfterPrepare, 1)
+      XCTAssertEqual(queue.counts.wastedPreparations, 1)
       assertPreparedBalanced(queue)
     }
   }
@@ -184,9 +185,9 @@ final class PreparedConfigurationTests: XCTestCase {
       cell = nil
       driver.drain()
       XCTAssertEqual(applied, 0)
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual(s.skippedAsStale, 1, s.summary)
-      XCTAssertEqual(s.staleAfterPrepare, 1, s.summary)
+      XCTAssertEqual(queue.counts.staleAfterPrepare, 1, s.summary)
       XCTAssertTrue(s.isBalanced, s.summary)
     }
   }

@@ -27,7 +27,8 @@ final class PreparedLifetimeTests: XCTestCase {
   @MainActor
   private static func endWhileRendersRun(release: Bool) {
     let workers = 3
-    var queue: IdleQueue? = IdleQueue(configuration: .init(maximumQueueLength: 100, workers: workers))
+    var queue: IdleQueue? = IdleQueue(configuration: .init(maximumQueueLength: 100))
+    _ = Preparer(queue: queue!, configuration: .init(workers: workers))
     let gate = DispatchSemaphore(value: 0)
     let started = Counter()
     let freedOffMain = Counter()
@@ -54,7 +55,7 @@ final class PreparedLifetimeTests: XCTestCase {
     XCTAssertEqual(freedOffMain.value, 0, "a result was freed off the main thread")
     XCTAssertEqual(line.peakRunningCount, workers)
     if let queue {
-      XCTAssertEqual(queue.statistics.cancelled, 10)
+      XCTAssertEqual(queue.counts.cancelled, 10)
       assertPreparedBalanced(queue)
     }
   }

@@ -13,7 +13,8 @@ final class PreparedPassCostTests: XCTestCase {
   func testTakingResultsInCountsInThePass() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 1 << 20))
       let clock = UncheckedBox(driver)
       var applied = 0
       queue.addTask(key: 0, content: "photo") { _ in
@@ -36,7 +37,7 @@ final class PreparedPassCostTests: XCTestCase {
       driver.runPass()
       XCTAssertEqual(applied, 1)
       XCTAssertGreaterThanOrEqual(
-        queue.statistics.longestPassDuration, 0.005, "the pass left out the 5 ms it took to take results in")
+        queue.counts.longestPassDuration, 0.005, "the pass left out the 5 ms it took to take results in")
       assertPreparedBalanced(queue)
     }
   }

@@ -45,11 +45,11 @@ final class PreparedReentrancyTests: XCTestCase {
       XCTAssertEqual(driver.runPreparations(), 0, "the queue ended")
       driver.drain()
       XCTAssertEqual(log, ["first", "added"])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual(s.added, 4)
       XCTAssertEqual(s.executed, 2)
       XCTAssertEqual(s.cancelled, 2)
-      XCTAssertEqual(s.wastedPreparations, 1, "the victim's render")
+      XCTAssertEqual(queue.counts.wastedPreparations, 1, "the victim's render")
       assertPreparedBalanced(queue)
     }
   }

@@ -15,7 +15,8 @@ final class PreparedResultCacheTests: XCTestCase {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       // 400 bytes less the room for the results on their way (a quarter of the limit here): three results kept.
-      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100, resultCacheLimit: 400))
+      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100))
+      _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 400))
       let renders = Log()
       var applied: [Int] = []
       @MainActor func request(_ content: Int, bytes: Int = 100) {
@@ -54,9 +55,9 @@ final class PreparedResultCacheTests: XCTestCase {
       XCTAssertEqual(driver.runPreparations(), 1, "emptied by the memory warning")
       driver.drain()
       XCTAssertEqual(applied, [0, 1, 2, 0, 3, 0, 2, 3, 1, 4, 4, 0])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual(s.executed, 12)
-      XCTAssertEqual(s.wastedPreparations, 0)
+      XCTAssertEqual(queue.counts.wastedPreparations, 0)
       assertPreparedBalanced(queue)
     }
   }
@@ -68,7 +69,8 @@ final class PreparedResultCacheTests: XCTestCase {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       // 400 bytes less the room for the results on their way (a quarter of the limit here): three results kept.
-      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100, resultCacheLimit: 400))
+      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100))
+      _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 400))
       var applied: [Int] = []
       @MainActor func request(_ content: Int) {
         queue.addTask(key: "\(content)-\(applied.count)", content: content, resultBytes: { _ in 100 }) { _ in
@@ -98,7 +100,7 @@ final class PreparedResultCacheTests: XCTestCase {
       XCTAssertEqual(driver.runPreparations(), 0, "1 stayed while its task waited: a hit")
       driver.drain()
       XCTAssertEqual(cache.pinnedBytes, 0, "applied: nothing pinned")
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -108,7 +110,8 @@ final class PreparedResultCacheTests: XCTestCase {
   func testAnOldRendersUnpinAfterAMemoryWarningKeepsTheNewRendersPin() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100, resultCacheLimit: 300))
+      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100))
+      _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 300))
       var applied: [Int] = []
       var added = 0
       @MainActor func request(_ content: Int) {

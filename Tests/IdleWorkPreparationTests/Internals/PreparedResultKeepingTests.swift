@@ -17,14 +17,15 @@ final class PreparedResultKeepingTests: XCTestCase {
   func testAPrefetchBatchLongerThanTheQueueKeepsItsNearestRows() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 4)
-      queue.prefetch(photo, from: (1...8).map { "row \($0)" })
+      queue.preparer.prefetch(photo, from: (1...8).map { "row \($0)" })
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 4)
       XCTAssertEqual(log.entries.sorted(), ["row 1", "row 2", "row 3", "row 4"])
       let cell = Cell()
       queue.bind(cell, to: 1)
-      queue.addTask(for: cell, at: 1, prepare: photo, from: "row 1") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 1, prepare: photo, from: "row 1") { cell, image in cell.shown.append(image)
+      }
       XCTAssertEqual(cell.shown, ["image of row 1"], "the nearest row appears with its result")
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual([s.added, s.executed, s.evicted, s.pending], [9, 5, 4, 0])
       XCTAssertTrue(s.isBalanced, s.summary)
     }
@@ -35,12 +36,12 @@ final class PreparedResultKeepingTests: XCTestCase {
   func testPastTheQueuesLengthTheNewestCallsFarthestPrefetchesGoFirst() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 3)
-      queue.prefetch(photo, from: ["a1", "a2"])
-      queue.prefetch(photo, from: ["b1", "b2"])  // one too many: b2, the farther of the newer call, goes
-      queue.prefetch(photo, from: ["c1"])  // the newest and farthest: it goes
+      queue.preparer.prefetch(photo, from: ["a1", "a2"])
+      queue.preparer.prefetch(photo, from: ["b1", "b2"])  // one too many: b2, the farther of the newer call, goes
+      queue.preparer.prefetch(photo, from: ["c1"])  // the newest and farthest: it goes
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["a1", "a2", "b1"])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual([s.added, s.executed, s.evicted, s.pending], [5, 3, 2, 0])
     }
   }
@@ -50,16 +51,17 @@ final class PreparedResultKeepingTests: XCTestCase {
   func testAPrefetchAskedForAgainIsKeptWithItsNewerCall() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue(maximumQueueLength: 2)
-      queue.prefetch(photo, from: ["a"])
-      queue.prefetch(photo, from: ["b"])
-      queue.prefetch(photo, from: ["a", "c"])  // a about to appear again; c one too many: the farthest, it goes
-      XCTAssertEqual(queue.statistics.evicted, 1)
+      queue.preparer.prefetch(photo, from: ["a"])
+      queue.preparer.prefetch(photo, from: ["b"])
+      // a about to appear again; c one too many: the farthest, it goes
+      queue.preparer.prefetch(photo, from: ["a", "c"])
+      XCTAssertEqual(queue.counts.evicted, 1)
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "b") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "b") { cell, image in cell.shown.append(image) }
       // One too many again: b's call was shown, but a's newer call was not passed; e, the farthest, goes.
-      queue.prefetch(photo, from: ["d", "e"])
-      XCTAssertEqual(queue.statistics.evicted, 2)
+      queue.preparer.prefetch(photo, from: ["d", "e"])
+      XCTAssertEqual(queue.counts.evicted, 2)
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 3)
       XCTAssertEqual(log.entries, ["b", "a", "d"], "the visible row first, then a, then d")
     }
@@ -78,18 +80,19 @@ final class PreparedResultKeepingTests: XCTestCase {
       }
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(driver.runPreparations(), 1, "finished; no pass has taken it in")
       // `reconfigureRows`: the same row, the same content, configured again.
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(driver.runPreparations(), 0, "the finished result is joined, not prepared again")
       driver.runPass()
       XCTAssertEqual(cell.shown, ["image of a"])
       XCTAssertEqual(log.entries, ["a"])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual(
-        [s.added, s.executed, s.skippedAsStale, s.staleAfterPrepare, s.wastedPreparations], [2, 1, 1, 1, 0])
+        [s.added, s.executed, s.skippedAsStale, queue.counts.staleAfterPrepare, queue.counts.wastedPreparations],
+        [2, 1, 1, 1, 0])
       XCTAssertTrue(s.isBalanced, s.summary)
     }
   }
@@ -100,15 +103,15 @@ final class PreparedResultKeepingTests: XCTestCase {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
       let cell = Cell()
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(driver.runPreparations(), 1)
       queue.bind(cell, to: 0)
-      queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       XCTAssertEqual(cell.shown, ["image of a"], "applied inside the call, from the cache")
       driver.drain()
       XCTAssertEqual(log.entries, ["a"])
-      let s = queue.statistics
-      XCTAssertEqual([s.executed, s.cacheHits, s.wastedPreparations], [1, 1, 0])
+      let s = queue.counts
+      XCTAssertEqual([s.executed, queue.counts.cacheHits, queue.counts.wastedPreparations], [1, 1, 0])
       XCTAssertTrue(s.isBalanced, s.summary)
     }
   }
@@ -119,7 +122,8 @@ final class PreparedResultKeepingTests: XCTestCase {
   func testTasksThatLeaveAPreparationTakeTheirSizingWithThem() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 1 << 20))
       let sized = LockedBox(0)
       let photo = Preparation(resultBytes: { (_: String) in
         sized.update { $0 += 1 }
@@ -128,7 +132,7 @@ final class PreparedResultKeepingTests: XCTestCase {
       let cell = Cell()
       for _ in 0..<1_000 {
         queue.bind(cell, to: 0)
-        queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
+        queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
       }
       let render = queue.core.preparation!.inFlight.values.first!
       XCTAssertLessThanOrEqual(render.sizingsLocked.count, 2, "a sizing per reload")
@@ -145,20 +149,20 @@ final class PreparedResultKeepingTests: XCTestCase {
     MainActor.assumeIsolated {
       for passBeforeTheCancel in [false, true] {
         let (queue, driver, _, photo) = PrefetchTests.prefetchingQueue()
-        queue.prefetch(photo, from: ["a"])
+        queue.preparer.prefetch(photo, from: ["a"])
         XCTAssertEqual(driver.runPreparations(), 1)
         if passBeforeTheCancel { driver.runPass() }
-        queue.cancelPrefetching(photo, from: ["a"])
+        queue.preparer.cancelPrefetching(photo, from: ["a"])
         driver.drain()
-        var s = queue.statistics
+        var s = queue.counts
         XCTAssertEqual(
           [s.added, s.executed, s.cancelled, s.pending], [1, 1, 0, 0], "pass first: \(passBeforeTheCancel)")
         let cell = Cell()
         queue.bind(cell, to: 0)
-        queue.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
+        queue.preparer.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
         XCTAssertEqual(cell.shown, ["image of a"], "the kept result applies at once")
-        s = queue.statistics
-        XCTAssertEqual([s.cacheHits, s.wastedPreparations], [1, 0])
+        s = queue.counts
+        XCTAssertEqual([queue.counts.cacheHits, queue.counts.wastedPreparations], [1, 0])
         XCTAssertTrue(s.isBalanced, s.summary)
       }
     }
@@ -170,18 +174,19 @@ final class PreparedResultKeepingTests: XCTestCase {
   func testWaitingPrefetchesGoOnOnceAPrefetchCallTakesTheFinishedResultsIn() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 2, resultCacheLimit: 1 << 20))
       let log = TextLog()
       let photo = Preparation(resultBytes: { (_: String) in 1 << 18 }) { (name: String, _) in
         log.append(name)
         return "image of \(name)"
       }
       let workers = 2
-      queue.prefetch(photo, from: (0..<(workers + 2)).map { "p\($0)" })
+      queue.preparer.prefetch(photo, from: (0..<(workers + 2)).map { "p\($0)" })
       XCTAssertEqual(driver.runPreparations(), workers, "as many as the workers, then they wait")
       XCTAssertEqual(driver.runPreparations(), 0, "still waiting: nothing took their results in")
       XCTAssertEqual(queue.core.preparation!.cache.count, 0)
-      queue.prefetch(photo, from: ["p0"])  // kept already once taken in: not prepared again
+      queue.preparer.prefetch(photo, from: ["p0"])  // kept already once taken in: not prepared again
       XCTAssertEqual(queue.core.preparation!.cache.count, workers, "the call took the finished results in")
       XCTAssertEqual(driver.runPreparations(), 1, "taken in: one more starts with no pass between")
       XCTAssertEqual(log.entries.count, workers + 1)

@@ -12,7 +12,8 @@ final class PreparedRunLoopTests: XCTestCase {
   /// limit; the workers end with the queue.
   func testWorkersPrepareAndPassesApply() {
     MainActor.assumeIsolated {
-      let queue = IdleQueue(configuration: .init(maximumQueueLength: 1000, workers: 2))
+      let queue = IdleQueue(configuration: .init(maximumQueueLength: 1000))
+      _ = Preparer(queue: queue, configuration: .init(workers: 2))
       let onMain = Counter()
       var applied = 0
       for i in 0..<200 {
@@ -30,8 +31,8 @@ final class PreparedRunLoopTests: XCTestCase {
       let peak = queue.core.preparation!.line.peakRunningCount
       XCTAssertLessThanOrEqual(peak, 2)
       XCTAssertGreaterThanOrEqual(peak, 1)
-      XCTAssertEqual(queue.statistics.executed, 200)
-      XCTAssertTrue(queue.statistics.isBalanced)
+      XCTAssertEqual(queue.counts.executed, 200)
+      XCTAssertTrue(queue.counts.isBalanced)
       queue.invalidate()
       spin(until: { queue.core.preparation!.line.pool.threadCounts.now == 0 }, timeout: 5)
     }
@@ -48,14 +49,14 @@ final class PreparedRunLoopTests: XCTestCase {
         made.increment()
         return "tile of \(name)"
       }
-      queue.prefetch(tile, from: ["a", "b", "c"])
+      queue.preparer.prefetch(tile, from: ["a", "b", "c"])
       spin(until: { made.value == 3 }, timeout: 5)
       XCTAssertEqual(made.value, 3)
       var applied: [String] = []
-      queue.addTask(key: 0, prepare: tile, from: "b") { applied.append($0) }
+      queue.preparer.addTask(key: 0, prepare: tile, from: "b") { applied.append($0) }
       XCTAssertEqual(applied, ["tile of b"])
-      let s = queue.statistics
-      XCTAssertEqual([s.added, s.executed, s.cacheHits, s.pending], [4, 4, 1, 0])
+      let s = queue.counts
+      XCTAssertEqual([s.added, s.executed, queue.counts.cacheHits, s.pending], [4, 4, 1, 0])
       queue.invalidate()
     }
   }
@@ -63,7 +64,8 @@ final class PreparedRunLoopTests: XCTestCase {
   /// An arrival wakes the main run loop: with nothing else to wake it, the apply still comes.
   func testArrivalWakesTheSleepingLoop() {
     MainActor.assumeIsolated {
-      let queue = IdleQueue(configuration: .init(workers: 1))
+      let queue = IdleQueue(configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 1))
       let gate = DispatchSemaphore(value: 0)
       var applied = false
       queue.addTask(key: 0) { _ in

@@ -27,7 +27,8 @@ final class PreparedStressTests: XCTestCase {
       let workers = 4
       let queue = IdleQueue(
         configuration: .init(
-          budget: .tasks(64), maximumQueueLength: 256, workers: workers, resultCacheLimit: 40 * 8))
+          budget: .tasks(64), maximumQueueLength: 256))
+      _ = Preparer(queue: queue, configuration: .init(workers: workers, resultCacheLimit: 40 * 8))
       var rng = SeededGenerator(seed: 17)
       let cells = (0..<24).map { _ in StressCell() }
       var handles: [IdleTaskHandle] = []
@@ -103,7 +104,7 @@ final class PreparedStressTests: XCTestCase {
       spin(until: { queue.pendingTaskCount == 0 }, timeout: 30)
       let line = queue.core.preparation!.line
       let pool = line.pool
-      let statistics = queue.statistics
+      let statistics = queue.counts
       queue.invalidate()
       spin(until: { pool.threadCounts.now == 0 }, timeout: 10)
 
@@ -113,16 +114,16 @@ final class PreparedStressTests: XCTestCase {
       XCTAssertEqual(statistics.executed, applies)
       XCTAssertEqual(statistics.pending, 0)
       XCTAssertTrue(statistics.isBalanced, statistics.summary)
-      XCTAssertLessThanOrEqual(statistics.staleAfterPrepare, statistics.skippedAsStale)
-      XCTAssertGreaterThan(statistics.failed, 0, "some renders threw")
+      XCTAssertLessThanOrEqual(queue.counts.staleAfterPrepare, statistics.skippedAsStale)
+      XCTAssertGreaterThan(queue.counts.failed, 0, "some renders threw")
       XCTAssertGreaterThan(statistics.cancelled, 0)
       XCTAssertGreaterThan(statistics.skippedAsStale, 0)
       XCTAssertGreaterThan(applies, 0)
       XCTAssertLessThanOrEqual(line.peakRunningCount, workers, "more renders ran at once than the queue's workers")
       XCTAssertEqual(pool.threadCounts.now, 0, "a worker outlived the queue")
       print(
-        "prepared stress: \(statistics.summary), staleAfterPrepare \(statistics.staleAfterPrepare), "
-          + "wasted \(statistics.wastedPreparations), renders \(renders.value) "
+        "prepared stress: \(statistics.summary), staleAfterPrepare \(queue.counts.staleAfterPrepare), "
+          + "wasted \(queue.counts.wastedPreparations), renders \(renders.value) "
           + "(\(cancelledRenders.value) stopped on isCancelled), peak renders at once \(line.peakRunningCount), "
           + String(format: "%.2f s", Date().timeIntervalSince(started)))
     }

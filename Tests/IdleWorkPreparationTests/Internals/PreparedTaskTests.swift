@@ -34,7 +34,7 @@ final class PreparedTaskTests: XCTestCase {
       XCTAssertEqual(applied, [])
       driver.runPass()
       XCTAssertEqual(applied, [42])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual(s.added, 1)
       XCTAssertEqual(s.executed, 1)
       XCTAssertEqual(s.pending, 0)
@@ -65,10 +65,10 @@ final class PreparedTaskTests: XCTestCase {
       XCTAssertEqual(driver.runPreparations(), 1, "the rebound row's render was dropped before it started")
       driver.drain()
       XCTAssertEqual(cell.shown, ["row 1"])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual(s.skippedAsStale, 1)
-      XCTAssertEqual(s.staleAfterPrepare, 0)
-      XCTAssertEqual(s.wastedPreparations, 0)
+      XCTAssertEqual(queue.counts.staleAfterPrepare, 0)
+      XCTAssertEqual(queue.counts.wastedPreparations, 0)
       XCTAssertTrue(s.isBalanced, s.summary)
     }
   }
@@ -89,10 +89,10 @@ final class PreparedTaskTests: XCTestCase {
       queue.bind(cell, to: 1)  // the result has arrived, not yet taken in
       driver.drain()
       XCTAssertEqual(cell.shown, [])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual(s.skippedAsStale, 1)
-      XCTAssertEqual(s.staleAfterPrepare, 1)
-      XCTAssertEqual(s.wastedPreparations, 1)
+      XCTAssertEqual(queue.counts.staleAfterPrepare, 1)
+      XCTAssertEqual(queue.counts.wastedPreparations, 1)
       XCTAssertTrue(s.isBalanced, s.summary)
     }
   }
@@ -168,7 +168,7 @@ final class PreparedTaskTests: XCTestCase {
       let first = prefetch(1)
       XCTAssertFalse(first.isPending, "the prefetch evicts itself")
       XCTAssertEqual(rows.map(\.isPending), [true, true, true], "no visible row's task is evicted")
-      XCTAssertEqual(queue.statistics.evicted, 1)
+      XCTAssertEqual(queue.counts.evicted, 1)
       XCTAssertEqual(driver.runPreparations(), 3)
       driver.drain()
       XCTAssertEqual(cells.map(\.shown), [["row 0"], ["row 1"], ["row 2"], []])
@@ -178,11 +178,11 @@ final class PreparedTaskTests: XCTestCase {
       let newRow = configure(3)
       XCTAssertEqual(again.map(\.isPending), [true, false, true], "the prefetch goes, not the oldest row's task")
       XCTAssertTrue(newRow.isPending)
-      XCTAssertEqual(queue.statistics.evicted, 2)
+      XCTAssertEqual(queue.counts.evicted, 2)
       driver.runPreparations()
       driver.drain()
       XCTAssertEqual(cells.map(\.shown), [["row 0", "row 0"], ["row 1", "row 1"], ["row 2"], ["row 3"]])
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -209,8 +209,8 @@ final class PreparedTaskTests: XCTestCase {
       XCTAssertEqual(renders.value, 1)
       XCTAssertEqual(a.shown, ["avatar"])
       XCTAssertEqual(b.shown, [])
-      XCTAssertEqual(queue.statistics.wastedPreparations, 0)
-      XCTAssertTrue(queue.statistics.isBalanced)
+      XCTAssertEqual(queue.counts.wastedPreparations, 0)
+      XCTAssertTrue(queue.counts.isBalanced)
     }
   }
 
@@ -218,7 +218,8 @@ final class PreparedTaskTests: XCTestCase {
   func testCacheHitAppliesInsideTheCall() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1000))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 1000))
       let renders = Counter()
       let cell = Cell()
       @MainActor func configure(_ row: Int) {
@@ -241,8 +242,8 @@ final class PreparedTaskTests: XCTestCase {
       queue.dropDiscardableTasks()  // a memory warning empties the cache
       configure(0)
       XCTAssertEqual(cell.shown.count, 2)
-      XCTAssertEqual(queue.statistics.executed, 2)
-      XCTAssertTrue(queue.statistics.isBalanced)
+      XCTAssertEqual(queue.counts.executed, 2)
+      XCTAssertTrue(queue.counts.isBalanced)
     }
   }
 
@@ -260,9 +261,9 @@ final class PreparedTaskTests: XCTestCase {
       driver.runPreparations()
       driver.drain()
       XCTAssertFalse(applied)
-      XCTAssertEqual(queue.statistics.failed, 1)
-      XCTAssertEqual(queue.statistics.pending, 0)
-      XCTAssertTrue(queue.statistics.isBalanced)
+      XCTAssertEqual(queue.counts.failed, 1)
+      XCTAssertEqual(queue.counts.pending, 0)
+      XCTAssertTrue(queue.counts.isBalanced)
     }
   }
 
@@ -283,9 +284,9 @@ final class PreparedTaskTests: XCTestCase {
       driver.runPreparations()
       driver.drain()
       XCTAssertEqual(seen.values, [0, 1])
-      XCTAssertEqual(queue.statistics.cancelled, 1)
-      XCTAssertEqual(queue.statistics.wastedPreparations, 1)
-      XCTAssertTrue(queue.statistics.isBalanced)
+      XCTAssertEqual(queue.counts.cancelled, 1)
+      XCTAssertEqual(queue.counts.wastedPreparations, 1)
+      XCTAssertTrue(queue.counts.isBalanced)
     }
   }
 }

@@ -23,7 +23,8 @@ final class ResultBytesTests: XCTestCase {
   func testAPrefetchWithoutResultBytesDoesNotSizeTheResultItsJoinerSizes() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1_500_000))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 1_500_000))
       for content in 0..<2 {
         queue.addTask(key: content, content: content, droppable: true) { _ in
           Picture()
@@ -39,7 +40,7 @@ final class ResultBytesTests: XCTestCase {
       let cache = queue.core.preparation!.cache
       XCTAssertEqual(cache.bytes, 1_000_000)
       XCTAssertEqual(cache.count, 1, "the second 1 MB result pushed out the first")
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -50,7 +51,8 @@ final class ResultBytesTests: XCTestCase {
     MainActor.assumeIsolated {
       for (workers, kept) in [(1, 8), (2, 7)] {
         let driver = ManualPassDriver()
-        let queue = IdleQueue(driver: driver, configuration: .init(workers: workers, resultCacheLimit: 1_000))
+        let queue = IdleQueue(driver: driver, configuration: .init())
+        _ = Preparer(queue: queue, configuration: .init(workers: workers, resultCacheLimit: 1_000))
         for content in 0..<12 {
           queue.addTask(key: content, content: content, resultBytes: { _ in 100 }) { _ in
             Picture()
@@ -62,7 +64,7 @@ final class ResultBytesTests: XCTestCase {
         let cache = queue.core.preparation!.cache
         XCTAssertEqual(cache.count, kept, "workers: \(workers)")
         XCTAssertEqual(cache.bytes, kept * 100, "workers: \(workers)")
-        XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+        XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
       }
     }
   }
@@ -71,7 +73,8 @@ final class ResultBytesTests: XCTestCase {
   func testTheLargestSizeAJoinedTaskReportsCounts() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 1 << 20))
       @MainActor func request(_ content: String, bytes: Int) {
         queue.addTask(key: content, content: content, resultBytes: { _ in bytes }) { _ in
           Picture()
@@ -95,7 +98,8 @@ final class ResultBytesTests: XCTestCase {
   func testWithoutResultBytesAResultCountsByItsType() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 1 << 20))
       @MainActor func cachedBytes<Value: Sendable>(
         of value: Value, content: Int, resultBytes: (@Sendable (Value) -> Int)? = nil, joinedWithout: Bool = false
       ) -> Int {

@@ -38,7 +38,8 @@ final class ResultCacheRoomTests: XCTestCase {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       let queue = IdleQueue(
-        driver: driver, configuration: .init(maximumQueueLength: 100, workers: 1, resultCacheLimit: 400))
+        driver: driver, configuration: .init(maximumQueueLength: 100))
+      _ = Preparer(queue: queue, configuration: .init(workers: 1, resultCacheLimit: 400))
       var applied = 0
       @MainActor func request(_ content: Int, bytes: Int) {
         queue.addTask(key: content, content: content, resultBytes: { _ in bytes }) { _ in
@@ -63,7 +64,7 @@ final class ResultCacheRoomTests: XCTestCase {
       XCTAssertEqual(driver.runPreparations(), 1, "not kept: prepared again")
       driver.drain()
       XCTAssertEqual(applied, 8)
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -115,7 +116,8 @@ final class ResultCacheRoomTests: XCTestCase {
   func testAQueueWithHugeResultBytesDoesNotTrap() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(workers: 2, resultCacheLimit: .max))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 2, resultCacheLimit: .max))
       for (content, bytes) in [(0, Int.max), (1, 1)] {
         queue.addTask(key: content, content: content, resultBytes: { _ in bytes }) { _ in
           Picture()
@@ -124,8 +126,8 @@ final class ResultCacheRoomTests: XCTestCase {
       }
       XCTAssertEqual(driver.runPreparations(), 2)
       driver.drain()
-      XCTAssertEqual(queue.statistics.executed, 2)
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertEqual(queue.counts.executed, 2)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -136,25 +138,26 @@ final class ResultCacheRoomTests: XCTestCase {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
       let queue = IdleQueue(
-        driver: driver, configuration: .init(maximumQueueLength: 100, workers: 1, resultCacheLimit: 400))
+        driver: driver, configuration: .init(maximumQueueLength: 100))
+      _ = Preparer(queue: queue, configuration: .init(workers: 1, resultCacheLimit: 400))
       let preparation = Preparation<Int, Int>(resultBytes: { $0 }) { content, _ in content < 10 ? 100 : 350 }
-      queue.prefetch(preparation, from: [0, 1, 2])
+      queue.preparer.prefetch(preparation, from: [0, 1, 2])
       while driver.runPreparations() > 0 { driver.drain() }
       let cache = queue.core.preparation!.cache
       XCTAssertEqual(cache.count, 3)
-      queue.prefetch(preparation, from: [10])
+      queue.preparer.prefetch(preparation, from: [10])
       XCTAssertEqual(driver.runPreparations(), 0, "no room: it waits")
       XCTAssertEqual(cache.count, 3, "the three unused prefetches stay")
-      XCTAssertEqual(queue.statistics.pending, 1)
+      XCTAssertEqual(queue.counts.pending, 1)
       var applied: [Int] = []
-      queue.addTask(key: "t", prepare: preparation, from: 10) { applied.append($0) }
+      queue.preparer.addTask(key: "t", prepare: preparation, from: 10) { applied.append($0) }
       XCTAssertEqual(driver.runPreparations(), 1, "a task's preparation does not wait")
       driver.drain()
       XCTAssertEqual(applied, [350])
       XCTAssertEqual(cache.count, 3, "larger than the room: not kept")
-      XCTAssertEqual(queue.statistics.wastedPreparations, 0, queue.statistics.summary)
-      XCTAssertEqual(queue.statistics.cacheHits, 0)
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertEqual(queue.counts.wastedPreparations, 0, queue.counts.summary)
+      XCTAssertEqual(queue.counts.cacheHits, 0)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
 
       let stale = ResultCache(limit: 100, reservedResults: 2)
       stale.insert(0, bytes: 10, for: key(0))

@@ -28,12 +28,13 @@ final class SharedPoolStressTests: XCTestCase {
       let threadsBefore = WorkerPool.shared.threadCounts.now
       var queues: [IdleQueue] = []
       var lines: [PreparationLine] = []
-      var finished: [IdleQueue.Statistics] = []
+      var finished: [PreparedCounts] = []
       let cells = (0..<16).map { _ in PreparedTaskTests.Cell() }
       for round in 0..<60 {
         if queues.count < 3 || rng.chance(20) {
           let queue = IdleQueue(
-            configuration: .init(maximumQueueLength: 64, workers: rng.int(1...3), resultCacheLimit: 1 << 16))
+            configuration: .init(maximumQueueLength: 64))
+          _ = Preparer(queue: queue, configuration: .init(workers: rng.int(1...3), resultCacheLimit: 1 << 16))
           queues.append(queue)
         }
         for _ in 0..<20 {
@@ -60,12 +61,12 @@ final class SharedPoolStressTests: XCTestCase {
         if rng.chance(15), queues.count > 1 {
           let gone = queues.remove(at: rng.int(0...queues.count - 1))
           if round % 2 == 0 { gone.invalidate() }
-          finished.append(gone.statistics)
+          finished.append(gone.counts)
         }
       }
       for queue in queues { spin(until: { queue.pendingTaskCount == 0 }, timeout: 20) }
       for queue in queues {
-        finished.append(queue.statistics)
+        finished.append(queue.counts)
         queue.invalidate()
       }
       queues = []

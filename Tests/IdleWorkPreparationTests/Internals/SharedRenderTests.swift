@@ -16,7 +16,8 @@ final class SharedRenderTests: XCTestCase {
   func testEqualContentOfDifferentValueTypesIsNotShared() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(resultCacheLimit: 1 << 20))
+      let queue = IdleQueue(driver: driver, configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(resultCacheLimit: 1 << 20))
       var numbers: [Int] = []
       var strings: [String] = []
       queue.addTask(key: 0, content: "photo 7") { _ in
@@ -78,12 +79,12 @@ final class SharedRenderTests: XCTestCase {
       XCTAssertEqual(renders.value, 1)
       XCTAssertEqual(cancelledSeen.values, [0], "one sharer still waited")
       XCTAssertEqual(cells.map(\.shown), [[], [], [], ["avatar"]])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual(s.cancelled, 1)
       XCTAssertEqual(s.skippedAsStale, 1)
       XCTAssertEqual(s.evicted, 1)
       XCTAssertEqual(s.executed, 4)
-      XCTAssertEqual(s.wastedPreparations, 0)
+      XCTAssertEqual(queue.counts.wastedPreparations, 0)
       assertPreparedBalanced(queue)
     }
   }
@@ -107,11 +108,11 @@ final class SharedRenderTests: XCTestCase {
       XCTAssertEqual(driver.runPreparations(), 1)
       driver.drain()
       driver.runPass()
-      let s = queue.statistics
-      XCTAssertEqual(s.failed, 2)
+      let s = queue.counts
+      XCTAssertEqual(queue.counts.failed, 2)
       XCTAssertEqual(s.skippedAsStale, 1)
-      XCTAssertEqual(s.staleAfterPrepare, 0)
-      XCTAssertEqual(s.wastedPreparations, 0)
+      XCTAssertEqual(queue.counts.staleAfterPrepare, 0)
+      XCTAssertEqual(queue.counts.wastedPreparations, 0)
       XCTAssertEqual(s.pending, 0)
       assertPreparedBalanced(queue)
     }

@@ -19,7 +19,8 @@ final class VisibleOrderTests: XCTestCase {
   private static func show(_ cells: [Cell], in queue: IdleQueue, with photo: Preparation<String, String>) {
     for (row, cell) in cells.enumerated() {
       queue.bind(cell, to: row)
-      queue.addTask(for: cell, at: row, prepare: photo, from: "row \(row)") { cell, image in cell.shown.append(image)
+      queue.preparer.addTask(for: cell, at: row, prepare: photo, from: "row \(row)") { cell, image in
+        cell.shown.append(image)
       }
     }
   }
@@ -34,12 +35,13 @@ final class VisibleOrderTests: XCTestCase {
       XCTAssertEqual(log.entries, ["row 3"], "the oldest row, the first to leave the screen, was prepared first")
       let cell = Cell()
       queue.bind(cell, to: 4)
-      queue.addTask(for: cell, at: 4, prepare: photo, from: "row 4") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: cell, at: 4, prepare: photo, from: "row 4") { cell, image in cell.shown.append(image)
+      }
       driver.runPreparations()
       XCTAssertEqual(log.entries, ["row 3", "row 4", "row 2", "row 1", "row 0"])
       driver.drain()
       XCTAssertEqual((cells + [cell]).map(\.shown.count), [1, 1, 1, 1, 1])
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -51,16 +53,18 @@ final class VisibleOrderTests: XCTestCase {
       let cells = (0..<3).map { _ in Cell() }
       Self.show(cells, in: queue, with: photo)
       queue.cellDidEndDisplaying(cells[2], at: 2)
-      queue.prefetch(photo, from: ["row 9"])
+      queue.preparer.prefetch(photo, from: ["row 9"])
       queue.cellWillDisplay(cells[2], at: 2)  // back on screen: shown after rows 0 and 1
       let joining = Cell()
       queue.bind(joining, to: 9)
-      queue.addTask(for: joining, at: 9, prepare: photo, from: "row 9") { cell, image in cell.shown.append(image) }
+      queue.preparer.addTask(for: joining, at: 9, prepare: photo, from: "row 9") { cell, image in
+        cell.shown.append(image)
+      }
       driver.runPreparations()
       XCTAssertEqual(log.entries, ["row 9", "row 2", "row 1", "row 0"])
       driver.drain()
       XCTAssertEqual((cells + [joining]).map(\.shown.count), [1, 1, 1, 1])
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 
@@ -69,18 +73,22 @@ final class VisibleOrderTests: XCTestCase {
   func testPlainTasksGoFirstInTheOrderAdded() {
     MainActor.assumeIsolated {
       let (queue, driver, log, photo) = PrefetchTests.prefetchingQueue()
-      queue.prefetch(photo, from: ["ahead"])
+      queue.preparer.prefetch(photo, from: ["ahead"])
       let cells = (0..<2).map { _ in Cell() }
       queue.bind(cells[0], to: 0)
-      queue.addTask(for: cells[0], at: 0, prepare: photo, from: "row 0") { cell, image in cell.shown.append(image) }
-      queue.addTask(key: "a", prepare: photo, from: "plain a") { _ in }
+      queue.preparer.addTask(for: cells[0], at: 0, prepare: photo, from: "row 0") { cell, image in
+        cell.shown.append(image)
+      }
+      queue.preparer.addTask(key: "a", prepare: photo, from: "plain a") { _ in }
       queue.bind(cells[1], to: 1)
-      queue.addTask(for: cells[1], at: 1, prepare: photo, from: "row 1") { cell, image in cell.shown.append(image) }
-      queue.addTask(key: "b", prepare: photo, from: "plain b") { _ in }
+      queue.preparer.addTask(for: cells[1], at: 1, prepare: photo, from: "row 1") { cell, image in
+        cell.shown.append(image)
+      }
+      queue.preparer.addTask(key: "b", prepare: photo, from: "plain b") { _ in }
       XCTAssertEqual(PrefetchTests.prepareAll(driver), 5)
       XCTAssertEqual(log.entries, ["plain a", "plain b", "row 1", "row 0", "ahead"])
       driver.drain()
-      XCTAssertTrue(queue.statistics.isBalanced, queue.statistics.summary)
+      XCTAssertTrue(queue.counts.isBalanced, queue.counts.summary)
     }
   }
 

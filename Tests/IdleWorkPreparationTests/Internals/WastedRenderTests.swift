@@ -27,9 +27,9 @@ final class WastedRenderTests: XCTestCase {
       driver.runPreparations()
       driver.drain()
       XCTAssertEqual(cell.shown, ["row 0"])
-      let s = queue.statistics
+      let s = queue.counts
       XCTAssertEqual(s.executed, 1)
-      XCTAssertEqual(s.wastedPreparations, 0, "the render was applied")
+      XCTAssertEqual(queue.counts.wastedPreparations, 0, "the render was applied")
       assertPreparedBalanced(queue)
     }
   }
@@ -70,12 +70,12 @@ final class WastedRenderTests: XCTestCase {
       driver.runPass()
       assertPreparedBalanced(queue)
       XCTAssertEqual(cells.map(\.shown), [[], [], [], []])
-      let s = queue.statistics
-      XCTAssertEqual(s.wastedPreparations, 3)
+      let s = queue.counts
+      XCTAssertEqual(queue.counts.wastedPreparations, 3)
       XCTAssertEqual(s.executed, 0)
       XCTAssertEqual(s.cancelled, 2)
       XCTAssertEqual(s.skippedAsStale, 3)
-      XCTAssertEqual(s.staleAfterPrepare, 3)
+      XCTAssertEqual(queue.counts.staleAfterPrepare, 3)
       XCTAssertEqual(s.pending, 0)
     }
   }

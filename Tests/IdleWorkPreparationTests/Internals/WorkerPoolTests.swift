@@ -35,7 +35,8 @@ final class WorkerPoolTests: XCTestCase {
         let log = TextLog()
         let gate = DispatchSemaphore(value: 0)
         let started = Counter()
-        var queue: IdleQueue? = IdleQueue(configuration: .init(workers: 1))
+        var queue: IdleQueue? = IdleQueue()
+        _ = Preparer(queue: queue!, configuration: .init(workers: 1))
         do {
           let probe = ReleaseProbe(log)
           queue!.addTask(key: "running") { _ in
@@ -68,8 +69,10 @@ final class WorkerPoolTests: XCTestCase {
     MainActor.assumeIsolated {
       let running = Counter()
       let peak = LockedBox(0)
-      let small = IdleQueue(configuration: .init(maximumQueueLength: 100, workers: 1))
-      let large = IdleQueue(configuration: .init(maximumQueueLength: 100, workers: 2))
+      let small = IdleQueue(configuration: .init(maximumQueueLength: 100))
+      _ = Preparer(queue: small, configuration: .init(workers: 1))
+      let large = IdleQueue(configuration: .init(maximumQueueLength: 100))
+      _ = Preparer(queue: large, configuration: .init(workers: 2))
       var applied = 0
       let before = WorkerPool.shared.threadCounts.now
       for i in 0..<40 {
@@ -104,8 +107,10 @@ final class WorkerPoolTests: XCTestCase {
       let log = TextLog()
       let gate = DispatchSemaphore(value: 0)
       let started = Counter()
-      let prefetching = IdleQueue(configuration: .init(maximumQueueLength: 100, workers: 1))
-      let visible = IdleQueue(configuration: .init(maximumQueueLength: 100, workers: 1))
+      let prefetching = IdleQueue(configuration: .init(maximumQueueLength: 100))
+      _ = Preparer(queue: prefetching, configuration: .init(workers: 1))
+      let visible = IdleQueue(configuration: .init(maximumQueueLength: 100))
+      _ = Preparer(queue: visible, configuration: .init(workers: 1))
       var applied = 0
       prefetching.addTask(key: "blocker") { _ in
         started.increment()
@@ -146,7 +151,8 @@ final class WorkerPoolTests: XCTestCase {
   /// (paused while scrolling) gets no pass that would find the cell gone.
   func testACellReleasedWhileItsRenderRunsCancelsIt() {
     MainActor.assumeIsolated {
-      let queue = IdleQueue(configuration: .init(workers: 1))
+      let queue = IdleQueue(configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 1))
       let started = Counter()
       let sawCancel = Counter()
       var cell: PreparedTaskTests.Cell? = PreparedTaskTests.Cell()
@@ -170,7 +176,7 @@ final class WorkerPoolTests: XCTestCase {
       spin(until: { sawCancel.value == 1 }, timeout: 5, mode: tracking)
       XCTAssertEqual(sawCancel.value, 1, "isCancelled() stayed false for a released cell")
       spin(until: { queue.pendingTaskCount == 0 }, timeout: 5)
-      XCTAssertEqual(queue.statistics.skippedAsStale, 1)
+      XCTAssertEqual(queue.counts.skippedAsStale, 1)
       assertPreparedBalanced(queue)
       queue.invalidate()
     }
@@ -199,7 +205,8 @@ final class WorkerPoolTests: XCTestCase {
       }
       done.wait()
       let expected = read.value
-      let queue = IdleQueue(configuration: .init(workers: 2))
+      let queue = IdleQueue(configuration: .init())
+      _ = Preparer(queue: queue, configuration: .init(workers: 2))
       defer { queue.invalidate() }
       let priorities = LockedBox<[Int]>([])
       let draw = Preparation { (n: Int, _) -> Int in
@@ -207,7 +214,7 @@ final class WorkerPoolTests: XCTestCase {
         return n
       }
       var applied: [Int] = []
-      for n in 0..<4 { queue.addTask(key: n, prepare: draw, from: n) { applied.append($0) } }
+      for n in 0..<4 { queue.preparer.addTask(key: n, prepare: draw, from: n) { applied.append($0) } }
       spin(until: { applied.count == 4 }, timeout: 5)
       XCTAssertEqual(
         priorities.value, Array(repeating: expected, count: 4), "a worker's priority is not userInitiated's")

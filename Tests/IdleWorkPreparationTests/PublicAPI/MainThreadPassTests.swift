@@ -48,36 +48,36 @@ final class MainThreadPassTests: XCTestCase {
 
   /// A queue that fits its work to frames, which knows a 60 Hz frame's length, and a log.
   @MainActor
-  static func scene(budget: IdleQueue.Budget) -> (ManualPassDriver, Frames, IdleQueue, TextLog) {
+  static func scene(budget: IdleQueue.Budget) -> (ManualPassDriver, Frames, Preparer, TextLog) {
     let driver = ManualPassDriver()
     let frames = Frames(driver)
-    let queue = frames.queue(budget: budget)
-    frames.learn60Hz(queue)
-    return (driver, frames, queue, TextLog())
+    let preparer = frames.preparer(budget: budget)
+    frames.learn60Hz(preparer)
+    return (driver, frames, preparer, TextLog())
   }
 
   /// During a scroll, a visible row's card measured at 30 ms — longer than any frame — waits for an idle pass,
   /// while an older visible row's 2 ms tile behind it is drawn and applied.
   func testAVisibleRowsQuickPreparationRunsPastOneThatFitsNoFrame() {
     MainActor.assumeIsolated {
-      let (driver, frames, queue, log) = Self.scene(budget: .tasks(100))
+      let (driver, frames, preparer, log) = Self.scene(budget: .tasks(100))
       let card = Self.drawing("card", cost: 0.030, log: log, driver: driver)
       let tile = Self.drawing("tile", cost: 0.002, log: log, driver: driver)
-      queue.addTask(key: "measure", prepare: card, from: "warm-up") { _ in }
+      preparer.addTask(key: "measure", prepare: card, from: "warm-up") { _ in }
       driver.drain()
       XCTAssertEqual(log.entries, ["card warm-up"])
       let (older, newer) = (PhotoCell(), PhotoCell())
-      queue.bind(older, to: 0)
-      queue.addTask(for: older, at: 0, prepare: tile, from: "t") { cell, tile in cell.shown.append(tile) }
-      queue.bind(newer, to: 1)
-      queue.addTask(for: newer, at: 1, prepare: card, from: "c") { cell, card in cell.shown.append(card) }
-      frames.scroll(queue, frames: 5, free: 0.012)
+      preparer.queue.bind(older, to: 0)
+      preparer.addTask(for: older, at: 0, prepare: tile, from: "t") { cell, tile in cell.shown.append(tile) }
+      preparer.queue.bind(newer, to: 1)
+      preparer.addTask(for: newer, at: 1, prepare: card, from: "c") { cell, card in cell.shown.append(card) }
+      frames.scroll(preparer, frames: 5, free: 0.012)
       XCTAssertEqual(older.shown, ["tile of t"], "the tile is drawn during the scroll: \(log.entries)")
       XCTAssertFalse(log.entries.contains("card c"), "the card fits no frame")
       driver.runPass()  // the scroll stopped
       driver.drain()
       XCTAssertEqual(newer.shown, ["card of c"], "the card is drawn once the scroll stops")
-      assertBalanced(queue)
+      assertBalanced(preparer)
     }
   }
 
@@ -86,22 +86,26 @@ final class MainThreadPassTests: XCTestCase {
   func testASlicedPreparationNothingWaitsForDoesNotStopTheScroll() {
     for reuse in [false, true] {
       MainActor.assumeIsolated {
-        let (driver, frames, queue, log) = Self.scene(budget: .tasks(1))
+        let (driver, frames, preparer, log) = Self.scene(budget: .tasks(1))
         let (card, tile) = Self.cardAndTile(log: log, driver: driver)
         let reused = PhotoCell()
-        queue.bind(reused, to: 0)
-        queue.addTask(for: reused, at: 0, prepare: card, from: "c") { cell, card in cell.shown.append(card) }
+        preparer.queue.bind(reused, to: 0)
+        preparer.addTask(for: reused, at: 0, prepare: card, from: "c") { cell, card in cell.shown.append(card) }
         driver.runPass()
         XCTAssertEqual(log.entries, ["c1"], "begun, measured at 20 ms")
-        if reuse { queue.bind(reused, to: 9) } else { XCTAssertEqual(queue.cancelTasks(forKey: 0), 1) }
+        if reuse {
+          preparer.queue.bind(reused, to: 9)
+        } else {
+          XCTAssertEqual(preparer.queue.cancelTasks(forKey: 0), 1)
+        }
         let visible = PhotoCell()
-        queue.bind(visible, to: 1)
-        queue.addTask(for: visible, at: 1, prepare: tile, from: "t") { cell, tile in cell.shown.append(tile) }
-        frames.scroll(queue, frames: 5, free: 0.012)
+        preparer.queue.bind(visible, to: 1)
+        preparer.addTask(for: visible, at: 1, prepare: tile, from: "t") { cell, tile in cell.shown.append(tile) }
+        frames.scroll(preparer, frames: 5, free: 0.012)
         XCTAssertEqual(visible.shown, ["tile of t"], reuse ? "cell reused" : "task cancelled")
         XCTAssertEqual(log.entries, ["c1", "tile t"], "the card's work ran no further")
         XCTAssertEqual(reused.shown, [])
-        assertBalanced(queue)
+        assertBalanced(preparer)
       }
     }
   }
@@ -110,18 +114,18 @@ final class MainThreadPassTests: XCTestCase {
   /// prefetch's measured 2 ms tile is made in the frames' slack.
   func testASlicedPreparationNothingWaitsForDoesNotHoldBackAPrefetch() {
     MainActor.assumeIsolated {
-      let (driver, frames, queue, log) = Self.scene(budget: .tasks(1))
+      let (driver, frames, preparer, log) = Self.scene(budget: .tasks(1))
       let (card, tile) = Self.cardAndTile(log: log, driver: driver)
-      queue.addTask(key: "measure", prepare: tile, from: "warm-up") { _ in }
+      preparer.addTask(key: "measure", prepare: tile, from: "warm-up") { _ in }
       driver.drain()
-      queue.addTask(key: "card", prepare: card, from: "c") { _ in }
+      preparer.addTask(key: "card", prepare: card, from: "c") { _ in }
       driver.runPass()
       XCTAssertEqual(log.entries, ["tile warm-up", "c1"])
-      XCTAssertEqual(queue.cancelTasks(forKey: "card"), 1)
-      queue.prefetch(tile, from: ["next row"])
-      frames.scroll(queue, frames: 3, free: 0.012)
+      XCTAssertEqual(preparer.queue.cancelTasks(forKey: "card"), 1)
+      preparer.prefetch(tile, from: ["next row"])
+      frames.scroll(preparer, frames: 3, free: 0.012)
       XCTAssertEqual(log.entries, ["tile warm-up", "c1", "tile next row"])
-      assertBalanced(queue)
+      assertBalanced(preparer)
     }
   }
 
@@ -130,24 +134,24 @@ final class MainThreadPassTests: XCTestCase {
   func testWorkUnderWayThatFitsNoFrameDoesNotHoldBackAPrefetch() {
     for prefetched in [false, true] {
       MainActor.assumeIsolated {
-        let (driver, frames, queue, log) = Self.scene(budget: .tasks(1))
+        let (driver, frames, preparer, log) = Self.scene(budget: .tasks(1))
         let (card, tile) = Self.cardAndTile(log: log, driver: driver)
-        queue.addTask(key: "measure", prepare: tile, from: "warm-up") { _ in }
+        preparer.addTask(key: "measure", prepare: tile, from: "warm-up") { _ in }
         driver.drain()
         let cell = PhotoCell()
         if prefetched {
-          queue.prefetch(card, from: ["c"])
+          preparer.prefetch(card, from: ["c"])
         } else {
-          queue.bind(cell, to: 0)
-          queue.addTask(for: cell, at: 0, prepare: card, from: "c") { cell, card in cell.shown.append(card) }
+          preparer.queue.bind(cell, to: 0)
+          preparer.addTask(for: cell, at: 0, prepare: card, from: "c") { cell, card in cell.shown.append(card) }
         }
         driver.runPass()
         XCTAssertEqual(log.entries, ["tile warm-up", "c1"])
-        if !prefetched { queue.cellDidEndDisplaying(cell, at: 0) }
-        queue.prefetch(tile, from: ["next row"])
-        frames.scroll(queue, frames: 3, free: 0.012)
+        if !prefetched { preparer.queue.cellDidEndDisplaying(cell, at: 0) }
+        preparer.prefetch(tile, from: ["next row"])
+        frames.scroll(preparer, frames: 3, free: 0.012)
         XCTAssertEqual(log.entries, ["tile warm-up", "c1", "tile next row"], prefetched ? "prefetched" : "off screen")
-        assertBalanced(queue)
+        assertBalanced(preparer)
       }
     }
   }
@@ -156,25 +160,25 @@ final class MainThreadPassTests: XCTestCase {
   /// stays predicted at 12 ms, and is not started with 8 ms left before a frame.
   func testEndingAPreparationDoesNotTeachItsSliceCost() {
     MainActor.assumeIsolated {
-      let (driver, frames, queue, log) = Self.scene(budget: .tasks(1))
+      let (driver, frames, preparer, log) = Self.scene(budget: .tasks(1))
       let card = Self.card(slices: 3, cost: 0.012, log: log, driver: driver)
       let cells = (0..<4).map { _ in PhotoCell() }
       for (row, cell) in cells.enumerated() {
-        queue.bind(cell, to: row)
-        queue.addTask(for: cell, at: row, prepare: card, from: "r\(row)") { cell, card in cell.shown.append(card) }
+        preparer.queue.bind(cell, to: row)
+        preparer.addTask(for: cell, at: row, prepare: card, from: "r\(row)") { cell, card in cell.shown.append(card) }
         driver.runPass()  // its first slice
-        queue.cellDidEndDisplaying(cell, at: row)  // the next row's card begins next
+        preparer.queue.cellDidEndDisplaying(cell, at: row)  // the next row's card begins next
       }
       XCTAssertEqual(log.entries, ["r01", "r11", "r21", "r31"], "four cards begun")
-      for (row, cell) in cells.enumerated() { queue.bind(cell, to: "reloaded \(row)") }  // the feed reloads
+      for (row, cell) in cells.enumerated() { preparer.queue.bind(cell, to: "reloaded \(row)") }  // the feed reloads
       driver.drain()
-      XCTAssertEqual(queue.statistics.skippedAsStale, 4)
+      XCTAssertEqual(preparer.queue.statistics.skippedAsStale, 4)
       let visible = PhotoCell()
-      queue.bind(visible, to: 9)
-      queue.addTask(for: visible, at: 9, prepare: card, from: "e") { cell, card in cell.shown.append(card) }
-      frames.scroll(queue, frames: 3, free: 0.008)
+      preparer.queue.bind(visible, to: 9)
+      preparer.addTask(for: visible, at: 9, prepare: card, from: "e") { cell, card in cell.shown.append(card) }
+      frames.scroll(preparer, frames: 3, free: 0.008)
       XCTAssertFalse(log.entries.contains("e1"), "a 12 ms slice started with 8 ms left")
-      assertBalanced(queue)
+      assertBalanced(preparer)
     }
   }
 
@@ -183,27 +187,27 @@ final class MainThreadPassTests: XCTestCase {
   func testEndingAPreparationCostsNoBudget() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(budget: .tasks(1)))
+      let preparer = Preparer(queue: IdleQueue(driver: driver, configuration: .init(budget: .tasks(1))))
       let log = TextLog()
       let card = Self.card(slices: 3, cost: 0, log: log, driver: driver)
       let tile = Self.drawing("tile", cost: 0, log: log, driver: driver)
       let cells = (0..<4).map { _ in PhotoCell() }
       for (row, cell) in cells.enumerated() {
-        queue.bind(cell, to: row)
-        queue.addTask(for: cell, at: row, prepare: card, from: "r\(row)") { cell, card in cell.shown.append(card) }
+        preparer.queue.bind(cell, to: row)
+        preparer.addTask(for: cell, at: row, prepare: card, from: "r\(row)") { cell, card in cell.shown.append(card) }
         driver.runPass()
-        queue.cellDidEndDisplaying(cell, at: row)
+        preparer.queue.cellDidEndDisplaying(cell, at: row)
       }
-      for (row, cell) in cells.enumerated() { queue.bind(cell, to: "reloaded \(row)") }
+      for (row, cell) in cells.enumerated() { preparer.queue.bind(cell, to: "reloaded \(row)") }
       driver.runPass()  // the reload's pass
       let visible = PhotoCell()
-      queue.bind(visible, to: 9)
-      queue.addTask(for: visible, at: 9, prepare: tile, from: "t") { cell, tile in cell.shown.append(tile) }
+      preparer.queue.bind(visible, to: 9)
+      preparer.addTask(for: visible, at: 9, prepare: tile, from: "t") { cell, tile in cell.shown.append(tile) }
       driver.runPass()
       XCTAssertEqual(log.entries.last, "tile t", "the first pass after the tile was added draws it")
       driver.drain()
       XCTAssertEqual(visible.shown, ["tile of t"])
-      assertBalanced(queue)
+      assertBalanced(preparer)
     }
   }
 }

@@ -14,18 +14,20 @@ final class PrefetchRoomTests: XCTestCase {
   @MainActor
   static func scene(
     room: Int, length: Int = 100, budget: IdleQueue.Budget = .tasks(1)
-  ) -> (IdleQueue, ManualPassDriver, TextLog, Preparation<Int, String>) {
+  ) -> (Preparer, ManualPassDriver, TextLog, Preparation<Int, String>) {
     let driver = ManualPassDriver()
     let limit = (room * 100 + 1) * 4 / 3 + 1
-    let queue = IdleQueue(
-      driver: driver,
-      configuration: .init(budget: budget, maximumQueueLength: length, workers: 2, resultCacheLimit: limit))
+    let preparer = Preparer(
+      queue: IdleQueue(
+        driver: driver,
+        configuration: .init(budget: budget, maximumQueueLength: length)),
+      configuration: .init(workers: 2, resultCacheLimit: limit))
     let log = TextLog()
     let photo = Preparation(resultBytes: { (_: String) in 100 }) { (row: Int, _) in
       log.append("\(row)")
       return "photo \(row)"
     }
-    return (queue, driver, log, photo)
+    return (preparer, driver, log, photo)
   }
 
   /// Runs every preparation that can start, with passes after each batch to take the results in and apply them,
@@ -46,11 +48,11 @@ final class PrefetchRoomTests: XCTestCase {
 
   /// Shows `row` in a new cell; returns whether its result applied at once, inside `addTask` (from the cache).
   @MainActor
-  static func show(_ row: Int, _ queue: IdleQueue, _ photo: Preparation<Int, String>) -> Bool {
+  static func show(_ row: Int, _ preparer: Preparer, _ photo: Preparation<Int, String>) -> Bool {
     let cell = PhotoCell()
     onScreen.append(cell)
-    queue.bind(cell, to: row)
-    queue.addTask(for: cell, at: row, prepare: photo, from: row) { cell, photo in cell.shown.append(photo) }
+    preparer.queue.bind(cell, to: row)
+    preparer.addTask(for: cell, at: row, prepare: photo, from: row) { cell, photo in cell.shown.append(photo) }
     return cell.shown == ["photo \(row)"]
   }
 
@@ -61,19 +63,19 @@ final class PrefetchRoomTests: XCTestCase {
   /// rows shown free room; every row then shows in its first frame, each made once, nothing wasted.
   func testAPrefetchLargerThanTheCacheKeepsTheNearestRows() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.scene(room: 8)
-      queue.prefetch(photo, from: Array(1...12))
+      let (preparer, driver, log, photo) = Self.scene(room: 8)
+      preparer.prefetch(photo, from: Array(1...12))
       Self.prepareAll(driver)
       XCTAssertEqual(Self.made(log), Array(1...8))
-      XCTAssertEqual(queue.statistics.pending, 4, "the farthest wait for room")
+      XCTAssertEqual(preparer.statistics.prefetchesPending, 4, "the farthest wait for room")
       for row in 1...12 {
-        XCTAssertTrue(Self.show(row, queue, photo), "row \(row) shows in its first frame")
+        XCTAssertTrue(Self.show(row, preparer, photo), "row \(row) shows in its first frame")
         Self.prepareAll(driver)
       }
       XCTAssertEqual(Self.made(log), Array(1...12), "each row made once")
-      let s = queue.statistics
-      XCTAssertEqual([s.cacheHits, s.wastedPreparations, s.pending], [12, 0, 0])
-      assertBalanced(queue)
+      let s = preparer.statistics
+      XCTAssertEqual([s.cacheHits, s.wastedPreparations, s.prefetchesPending], [12, 0, 0])
+      assertBalanced(preparer)
     }
   }
 
@@ -82,21 +84,21 @@ final class PrefetchRoomTests: XCTestCase {
   /// task holds it — it pushes none out.
   func testAnOlderCallsRowsAreKeptOverANewerCalls() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.scene(room: 6)
-      queue.prefetch(photo, from: [1, 2, 3])
-      queue.prefetch(photo, from: [4, 5, 6])
-      queue.prefetch(photo, from: [7])
+      let (preparer, driver, log, photo) = Self.scene(room: 6)
+      preparer.prefetch(photo, from: [1, 2, 3])
+      preparer.prefetch(photo, from: [4, 5, 6])
+      preparer.prefetch(photo, from: [7])
       Self.prepareAll(driver)
       XCTAssertEqual(Self.made(log), [1, 2, 3, 4, 5, 6], "the newest call waits")
-      XCTAssertFalse(Self.show(100, queue, photo), "a row nothing prefetched")
+      XCTAssertFalse(Self.show(100, preparer, photo), "a row nothing prefetched")
       Self.prepareAll(driver)
       XCTAssertEqual(Self.onScreen.last?.shown, ["photo 100"])
       for row in 1...7 {
-        XCTAssertTrue(Self.show(row, queue, photo), "row \(row) kept")
+        XCTAssertTrue(Self.show(row, preparer, photo), "row \(row) kept")
         Self.prepareAll(driver)
       }
       XCTAssertEqual(Self.made(log), [1, 2, 3, 4, 5, 6, 100, 7], "each row made once")
-      assertBalanced(queue)
+      assertBalanced(preparer)
     }
   }
 
@@ -105,22 +107,22 @@ final class PrefetchRoomTests: XCTestCase {
   func testOneMissDoesNotStartAChainOfMisses() {
     for missFirst in [false, true] {
       MainActor.assumeIsolated {
-        let (queue, driver, log, photo) = Self.scene(room: 4)
-        queue.prefetch(photo, from: Array(1...8))
+        let (preparer, driver, log, photo) = Self.scene(room: 4)
+        preparer.prefetch(photo, from: Array(1...8))
         Self.prepareAll(driver)
         if missFirst {
-          XCTAssertFalse(Self.show(0, queue, photo))
+          XCTAssertFalse(Self.show(0, preparer, photo))
           Self.prepareAll(driver)
         }
         var blank: [Int] = []
         for row in 1...40 {
-          if !Self.show(row, queue, photo) { blank.append(row) }
-          queue.prefetch(photo, from: [row + 8])
+          if !Self.show(row, preparer, photo) { blank.append(row) }
+          preparer.prefetch(photo, from: [row + 8])
           Self.prepareAll(driver)
         }
         XCTAssertEqual(blank, [], "rows blank in their first frame (a row nothing prefetched first: \(missFirst))")
         XCTAssertEqual(Self.made(log).count, Set(Self.made(log)).count, "a row made twice")
-        assertBalanced(queue)
+        assertBalanced(preparer)
       }
     }
   }
@@ -130,17 +132,18 @@ final class PrefetchRoomTests: XCTestCase {
   func testAnInputAskedAgainByANewerCallDoesNotPassTheOlderCall() {
     for reask in [false, true] {
       MainActor.assumeIsolated {
-        let (queue, driver, log, photo) = Self.scene(room: 4)
-        queue.prefetch(photo, from: [1, 2])
-        queue.prefetch(photo, from: reask ? [3, 1] : [3])
+        let (preparer, driver, log, photo) = Self.scene(room: 4)
+        preparer.prefetch(photo, from: [1, 2])
+        preparer.prefetch(photo, from: reask ? [3, 1] : [3])
         Self.prepareAll(driver)
         XCTAssertEqual(Self.made(log), [1, 2, 3])
-        XCTAssertTrue(Self.show(1, queue, photo))
-        queue.prefetch(photo, from: [5, 6])
+        XCTAssertTrue(Self.show(1, preparer, photo))
+        preparer.prefetch(photo, from: [5, 6])
         Self.prepareAll(driver)
-        XCTAssertTrue(Self.show(2, queue, photo), "row 2, the next, shows in its first frame (asked again: \(reask))")
+        XCTAssertTrue(
+          Self.show(2, preparer, photo), "row 2, the next, shows in its first frame (asked again: \(reask))")
         XCTAssertEqual(Self.made(log).filter { $0 == 2 }.count, 1)
-        assertBalanced(queue)
+        assertBalanced(preparer)
       }
     }
   }
@@ -149,15 +152,15 @@ final class PrefetchRoomTests: XCTestCase {
   /// farther rows they are made at once, pushing the farthest out, and show in their first frame.
   func testLandingRowsDoNotWaitBehindFartherRows() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.scene(room: 4)
-      queue.prefetch(photo, from: [1, 2, 3, 4])
+      let (preparer, driver, log, photo) = Self.scene(room: 4)
+      preparer.prefetch(photo, from: [1, 2, 3, 4])
       Self.prepareAll(driver)
-      queue.prefetch(photo, from: [10, 11], first: true)
+      preparer.prefetch(photo, from: [10, 11], first: true)
       Self.prepareAll(driver)
       XCTAssertEqual(Self.made(log), [1, 2, 3, 4, 10, 11])
-      XCTAssertTrue(Self.show(10, queue, photo))
-      XCTAssertTrue(Self.show(11, queue, photo))
-      assertBalanced(queue)
+      XCTAssertTrue(Self.show(10, preparer, photo))
+      XCTAssertTrue(Self.show(11, preparer, photo))
+      assertBalanced(preparer)
     }
   }
 
@@ -165,21 +168,21 @@ final class PrefetchRoomTests: XCTestCase {
   /// cache has room, they are made.
   func testOneLargeResultDoesNotStopPrefetchingForever() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, thumbnail) = Self.scene(room: 7)
+      let (preparer, driver, log, thumbnail) = Self.scene(room: 7)
       let header = Preparation(resultBytes: { (_: String) in 800 }) { (id: Int, _) in "header \(id)" }
-      queue.prefetch(thumbnail, from: [1, 2])
+      preparer.prefetch(thumbnail, from: [1, 2])
       Self.prepareAll(driver)
       var shown: String?
-      queue.addTask(key: "header", prepare: header, from: 0) { shown = $0 }
+      preparer.addTask(key: "header", prepare: header, from: 0) { shown = $0 }
       Self.prepareAll(driver)
       XCTAssertEqual(shown, "header 0")
-      XCTAssertTrue(Self.show(1, queue, thumbnail))
-      XCTAssertTrue(Self.show(2, queue, thumbnail))
-      queue.prefetch(thumbnail, from: [3, 4])
+      XCTAssertTrue(Self.show(1, preparer, thumbnail))
+      XCTAssertTrue(Self.show(2, preparer, thumbnail))
+      preparer.prefetch(thumbnail, from: [3, 4])
       Self.prepareAll(driver)
       XCTAssertEqual(Self.made(log), [1, 2, 3, 4], "the cache has room: rows 3 and 4 are made")
-      XCTAssertEqual(queue.statistics.pending, 0)
-      assertBalanced(queue)
+      XCTAssertEqual(preparer.statistics.prefetchesPending, 0)
+      assertBalanced(preparer)
     }
   }
 
@@ -189,7 +192,7 @@ final class PrefetchRoomTests: XCTestCase {
   func testAResultLargerThanTheRoomDoesNotHoldBackTheNextPrefetches() {
     for (samePreparation, mainThread) in [(true, false), (false, false), (true, true)] {
       MainActor.assumeIsolated {
-        let (queue, driver, log, _) = Self.scene(room: 7, budget: .tasks(100))
+        let (preparer, driver, log, _) = Self.scene(room: 7, budget: .tasks(100))
         let sizes: @Sendable (String) -> Int = { $0 == "photo 0" ? 800 : 100 }
         let photo =
           mainThread
@@ -202,15 +205,15 @@ final class PrefetchRoomTests: XCTestCase {
             return "photo \(row)"
           }
         let header = Preparation(resultBytes: sizes) { (row: Int, _) in "photo \(row)" }
-        XCTAssertFalse(Self.show(0, queue, samePreparation ? photo : header), "the large one, shown")
+        XCTAssertFalse(Self.show(0, preparer, samePreparation ? photo : header), "the large one, shown")
         Self.prepareAll(driver)
-        queue.prefetch(photo, from: [1, 2, 3])
+        preparer.prefetch(photo, from: [1, 2, 3])
         Self.prepareAll(driver)
         let label = "same preparation: \(samePreparation), main thread: \(mainThread)"
         XCTAssertEqual(Self.made(log).filter { $0 > 0 }, [1, 2, 3], label)
-        XCTAssertEqual(queue.statistics.pending, 0, label)
-        XCTAssertTrue(Self.show(1, queue, photo), label)
-        assertBalanced(queue)
+        XCTAssertEqual(preparer.statistics.prefetchesPending, 0, label)
+        XCTAssertTrue(Self.show(1, preparer, photo), label)
+        assertBalanced(preparer)
       }
     }
   }
@@ -219,20 +222,20 @@ final class PrefetchRoomTests: XCTestCase {
   /// rows: once applied they go, and push no wanted row out.
   func testResultsHeldByTasksPushNoWantedRowOut() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.scene(room: 6)
-      queue.prefetch(photo, from: Array(1...6))
+      let (preparer, driver, log, photo) = Self.scene(room: 6)
+      preparer.prefetch(photo, from: Array(1...6))
       Self.prepareAll(driver)
-      XCTAssertFalse(Self.show(100, queue, photo))
-      XCTAssertFalse(Self.show(101, queue, photo))
+      XCTAssertFalse(Self.show(100, preparer, photo))
+      XCTAssertFalse(Self.show(101, preparer, photo))
       Self.prepareAll(driver)
       XCTAssertEqual(Self.onScreen.suffix(2).map(\.shown), [["photo 100"], ["photo 101"]])
       for row in 1...6 {
-        XCTAssertTrue(Self.show(row, queue, photo), "row \(row) kept")
+        XCTAssertTrue(Self.show(row, preparer, photo), "row \(row) kept")
         Self.prepareAll(driver)
       }
       XCTAssertEqual(Self.made(log).sorted(), Array(1...6) + [100, 101], "each row made once")
-      XCTAssertEqual(queue.statistics.wastedPreparations, 0)
-      assertBalanced(queue)
+      XCTAssertEqual(preparer.statistics.wastedPreparations, 0)
+      assertBalanced(preparer)
     }
   }
 
@@ -241,18 +244,18 @@ final class PrefetchRoomTests: XCTestCase {
   func testARowShownFromAResultNotYetTakenInPassesOlderCalls() {
     for takenInFirst in [true, false] {
       MainActor.assumeIsolated {
-        let (queue, driver, log, photo) = Self.scene(room: 6)
-        queue.prefetch(photo, from: [1, 2, 3])
+        let (preparer, driver, log, photo) = Self.scene(room: 6)
+        preparer.prefetch(photo, from: [1, 2, 3])
         Self.prepareAll(driver)
-        queue.prefetch(photo, from: [4, 5, 6])
+        preparer.prefetch(photo, from: [4, 5, 6])
         XCTAssertEqual(driver.runPreparations(), 3, "made; no pass took them in yet")
         if takenInFirst { driver.drain() }
-        XCTAssertTrue(Self.show(5, queue, photo))
-        queue.prefetch(photo, from: [7, 8, 9])
+        XCTAssertTrue(Self.show(5, preparer, photo))
+        preparer.prefetch(photo, from: [7, 8, 9])
         Self.prepareAll(driver)
         XCTAssertEqual(Set(Self.made(log)), Set(1...9), "taken in first: \(takenInFirst)")
-        XCTAssertEqual(queue.statistics.pending, 0)
-        assertBalanced(queue)
+        XCTAssertEqual(preparer.statistics.prefetchesPending, 0)
+        assertBalanced(preparer)
       }
     }
   }
@@ -261,7 +264,7 @@ final class PrefetchRoomTests: XCTestCase {
   /// result, so none is made twice.
   func testMainThreadAndWorkerPrefetchesShareTheCachesRoom() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.scene(room: 4)
+      let (preparer, driver, log, photo) = Self.scene(room: 4)
       let card = Preparation.mainThread(
         resultBytes: { (_: String) in 100 },
         slices: { (row: Int) in
@@ -272,59 +275,59 @@ final class PrefetchRoomTests: XCTestCase {
             return step == 2 ? "photo \(row)" : nil
           }
         })
-      XCTAssertFalse(Self.show(0, queue, photo))
+      XCTAssertFalse(Self.show(0, preparer, photo))
       Self.prepareAll(driver)
-      queue.prefetch(card, from: [1])
+      preparer.prefetch(card, from: [1])
       driver.runPass()
       XCTAssertEqual(log.entries, ["0", "card 1.1"], "the card under way")
-      queue.prefetch(photo, from: [2, 3, 4, 5])
+      preparer.prefetch(photo, from: [2, 3, 4, 5])
       Self.prepareAll(driver)
-      XCTAssertTrue(Self.show(1, queue, card), "row 1")
+      XCTAssertTrue(Self.show(1, preparer, card), "row 1")
       for row in 2...5 {
-        XCTAssertTrue(Self.show(row, queue, photo), "row \(row) shows in its first frame")
+        XCTAssertTrue(Self.show(row, preparer, photo), "row \(row) shows in its first frame")
         Self.prepareAll(driver)
       }
       XCTAssertEqual(log.entries.count, 7, "each row made once: \(log.entries)")
-      XCTAssertEqual(queue.statistics.wastedPreparations, 0)
-      assertBalanced(queue)
+      XCTAssertEqual(preparer.statistics.wastedPreparations, 0)
+      assertBalanced(preparer)
     }
   }
 
   /// Main-thread prefetches waiting for room do not ask for pass after pass: the run loop may sleep.
   func testMainThreadPrefetchesWaitingForRoomLetTheRunLoopSleep() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.scene(room: 8, budget: .tasks(100))
+      let (preparer, driver, log, photo) = Self.scene(room: 8, budget: .tasks(100))
       let card = Preparation.mainThread(resultBytes: { (_: String) in 100 }) { (row: Int) in
         log.append("\(row)")
         return "photo \(row)"
       }
-      XCTAssertFalse(Self.show(0, queue, photo))
+      XCTAssertFalse(Self.show(0, preparer, photo))
       Self.prepareAll(driver)
-      queue.prefetch(card, from: Array(1...12))
+      preparer.prefetch(card, from: Array(1...12))
       XCTAssertLessThan(driver.drain(maximumPasses: 100), 100, "passes requested while nothing could run")
       XCTAssertEqual(Self.made(log), Array(0...8))
-      XCTAssertEqual(queue.statistics.pending, 4, "the 4 farthest wait for room")
+      XCTAssertEqual(preparer.statistics.prefetchesPending, 4, "the 4 farthest wait for room")
       XCTAssertFalse(driver.isPassRequested)
-      XCTAssertTrue(Self.show(1, queue, card), "a row shown frees room")
+      XCTAssertTrue(Self.show(1, preparer, card), "a row shown frees room")
       driver.drain()
       XCTAssertEqual(Self.made(log), Array(0...9))
-      assertBalanced(queue)
+      assertBalanced(preparer)
     }
   }
 
   /// Rows whose prefetch was cancelled (the user turned back) are the first to go, though they were made last.
   func testRowsWhosePrefetchWasCancelledGoFirst() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.scene(room: 8)
-      queue.prefetch(photo, from: Array(1...8))
+      let (preparer, driver, log, photo) = Self.scene(room: 8)
+      preparer.prefetch(photo, from: Array(1...8))
       Self.prepareAll(driver)
-      queue.cancelPrefetching(photo, from: [7, 8])
-      queue.prefetch(photo, from: [9, 10])
+      preparer.cancelPrefetching(photo, from: [7, 8])
+      preparer.prefetch(photo, from: [9, 10])
       Self.prepareAll(driver)
       XCTAssertEqual(Self.made(log), Array(1...10))
-      for row in [1, 2, 3, 4, 5, 6, 9, 10] { XCTAssertTrue(Self.show(row, queue, photo), "row \(row) kept") }
-      XCTAssertFalse(Self.show(7, queue, photo), "a cancelled row made room")
-      assertBalanced(queue)
+      for row in [1, 2, 3, 4, 5, 6, 9, 10] { XCTAssertTrue(Self.show(row, preparer, photo), "row \(row) kept") }
+      XCTAssertFalse(Self.show(7, preparer, photo), "a cancelled row made room")
+      assertBalanced(preparer)
     }
   }
 
@@ -332,50 +335,50 @@ final class PrefetchRoomTests: XCTestCase {
   /// they go first, and the newer call's rows waiting for room start.
   func testRowsOfCallsPassedGoFirst() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.scene(room: 6)
-      queue.prefetch(photo, from: [1, 2, 3])
-      queue.prefetch(photo, from: [4, 5, 6])
-      queue.prefetch(photo, from: [7, 8, 9])
+      let (preparer, driver, log, photo) = Self.scene(room: 6)
+      preparer.prefetch(photo, from: [1, 2, 3])
+      preparer.prefetch(photo, from: [4, 5, 6])
+      preparer.prefetch(photo, from: [7, 8, 9])
       Self.prepareAll(driver)
       XCTAssertEqual(Self.made(log), [1, 2, 3, 4, 5, 6], "the newest call waits for room")
-      XCTAssertFalse(Self.show(8, queue, photo), "a row of the newest call is shown first")
+      XCTAssertFalse(Self.show(8, preparer, photo), "a row of the newest call is shown first")
       Self.prepareAll(driver)
       XCTAssertEqual(Set(Self.made(log).suffix(3)), [7, 8, 9])
-      XCTAssertTrue(Self.show(7, queue, photo))
-      XCTAssertTrue(Self.show(9, queue, photo))
+      XCTAssertTrue(Self.show(7, preparer, photo))
+      XCTAssertTrue(Self.show(9, preparer, photo))
       XCTAssertEqual(Self.made(log).count, 9, "each row made once")
-      XCTAssertEqual(queue.statistics.pending, 0)
-      assertBalanced(queue)
+      XCTAssertEqual(preparer.statistics.prefetchesPending, 0)
+      assertBalanced(preparer)
     }
   }
 
   /// Prefetches past the queue's length: the newest call's farthest rows go (evicted), the older call's stay.
   func testPastTheQueuesLengthTheNewestCallsFarthestRowsGo() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.scene(room: 20, length: 4)
-      queue.prefetch(photo, from: [1, 2, 3])
-      queue.prefetch(photo, from: [4, 5, 6])
-      XCTAssertEqual(queue.statistics.evicted, 2)
+      let (preparer, driver, log, photo) = Self.scene(room: 20, length: 4)
+      preparer.prefetch(photo, from: [1, 2, 3])
+      preparer.prefetch(photo, from: [4, 5, 6])
+      XCTAssertEqual(preparer.statistics.prefetchesEvicted, 2)
       Self.prepareAll(driver)
       XCTAssertEqual(Self.made(log), [1, 2, 3, 4])
-      assertBalanced(queue)
+      assertBalanced(preparer)
     }
   }
 
   /// Past the queue's length, prefetches of calls passed go before the newer rows.
   func testPastTheQueuesLengthRowsOfCallsPassedGoFirst() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.scene(room: 20, length: 5)
-      queue.prefetch(photo, from: [1, 2, 3])
-      queue.prefetch(photo, from: [4, 5, 6])
-      XCTAssertEqual(queue.statistics.evicted, 1, "6, the newest call's farthest")
-      XCTAssertFalse(Self.show(5, queue, photo), "a row of the newer call shown: the first call was passed")
-      queue.prefetch(photo, from: [7, 8])
-      XCTAssertEqual(queue.statistics.evicted, 2, "one of the passed call's")
+      let (preparer, driver, log, photo) = Self.scene(room: 20, length: 5)
+      preparer.prefetch(photo, from: [1, 2, 3])
+      preparer.prefetch(photo, from: [4, 5, 6])
+      XCTAssertEqual(preparer.statistics.prefetchesEvicted, 1, "6, the newest call's farthest")
+      XCTAssertFalse(Self.show(5, preparer, photo), "a row of the newer call shown: the first call was passed")
+      preparer.prefetch(photo, from: [7, 8])
+      XCTAssertEqual(preparer.statistics.prefetchesEvicted, 2, "one of the passed call's")
       Self.prepareAll(driver)
       XCTAssertEqual(Set(Self.made(log)), [1, 2, 4, 5, 7, 8])
       XCTAssertEqual(Array(Self.made(log).prefix(3)), [5, 4, 7], "the visible row, then the rows not passed")
-      assertBalanced(queue)
+      assertBalanced(preparer)
     }
   }
 
@@ -383,18 +386,20 @@ final class PrefetchRoomTests: XCTestCase {
   /// after it is made again, once.
   func testAMemoryWarningDropsWaitingPrefetchesAndKeptResults() {
     MainActor.assumeIsolated {
-      let (queue, driver, log, photo) = Self.scene(room: 8)
-      queue.prefetch(photo, from: 1...4)
+      let (preparer, driver, log, photo) = Self.scene(room: 8)
+      preparer.prefetch(photo, from: 1...4)
       XCTAssertEqual(driver.runPreparations(maximum: 2), 2)  // rows 1 and 2 made; 3 and 4 wait
       driver.drain()
-      let before = queue.statistics
+      let before = preparer.statistics
       driver.sendMemoryWarning()
-      XCTAssertEqual(queue.statistics.cancelled - before.cancelled, 2, "the waiting prefetches were not dropped")
-      XCTAssertFalse(Self.show(1, queue, photo), "row 1 showed a result kept through the memory warning")
+      XCTAssertEqual(
+        preparer.statistics.prefetchesCancelled - before.prefetchesCancelled, 2,
+        "the waiting prefetches were not dropped")
+      XCTAssertFalse(Self.show(1, preparer, photo), "row 1 showed a result kept through the memory warning")
       Self.prepareAll(driver)
       XCTAssertEqual(Self.made(log), [1, 2, 1])
-      XCTAssertEqual(queue.statistics.pending, 0)
-      queue.invalidate()
+      XCTAssertEqual(preparer.statistics.prefetchesPending, 0)
+      preparer.queue.invalidate()
     }
   }
 }

@@ -51,10 +51,11 @@ final class PreparationFuzzTests: XCTestCase {
     let frames = Frames(driver)
     var configuration = IdleQueue.Configuration(
       budget: random.chance(50) ? .tasks(1 + random.below(4)) : .seconds(0.004 + Double(random.below(12)) / 1000),
-      maximumQueueLength: 2 + random.below(12), workers: 1 + random.below(3),
-      resultCacheLimit: 100 * (1 + random.below(12)))
+      maximumQueueLength: 2 + random.below(12))
+    let preparation = Preparer.Configuration(
+      workers: 1 + random.below(3), resultCacheLimit: 100 * (1 + random.below(12)))
     if random.chance(60) { configuration.scrolling = .fitToFrames(timeUntilNextFrame: { frames.timeLeft }) }
-    let queue = IdleQueue(driver: driver, configuration: configuration)
+    let preparer = Preparer(queue: IdleQueue(driver: driver, configuration: configuration), configuration: preparation)
     // Each preparation's result names it and its input, so an apply can be checked against what the cell shows.
     func worker(_ name: String) -> Preparation<Int, String> {
       Preparation(resultBytes: { _ in 100 }) { (input: Int, isCancelled) in
@@ -98,29 +99,37 @@ final class PreparationFuzzTests: XCTestCase {
       switch random.below(15) {
       case 0, 1, 2:  // a cell configured, with one prepared task
         let row = random.below(40)
-        queue.bind(cell, to: row)
+        preparer.queue.bind(cell, to: row)
         cell.expected = "\(name):\(input)"
-        queue.addTask(
+        preparer.addTask(
           for: cell, at: row, prepare: preparation, from: input, droppable: random.chance(15)
         ) { cell, value in cell.apply(value) }
       case 3:  // a plain task
         let expected = "\(name):\(input)"
-        queue.addTask(key: random.below(5), prepare: preparation, from: input) { value in
+        preparer.addTask(key: random.below(5), prepare: preparation, from: input) { value in
           if value != expected { plainWrong.append("\(value) for \(expected)") }
         }
       case 4, 5:
-        queue.prefetch(
+        preparer.prefetch(
           preparation, from: (0..<(1 + random.below(6))).map { _ in random.below(16) }, first: random.chance(20))
       case 6:
-        queue.cancelPrefetching(preparation, from: (0..<(1 + random.below(4))).map { _ in random.below(16) })
+        preparer.cancelPrefetching(preparation, from: (0..<(1 + random.below(4))).map { _ in random.below(16) })
       case 7:
         let row = random.below(40)
-        if random.chance(50) { queue.cellDidEndDisplaying(cell, at: row) } else { queue.cellWillDisplay(cell, at: row) }
+        if random.chance(50) {
+          preparer.queue.cellDidEndDisplaying(cell, at: row)
+        } else {
+          preparer.queue.cellWillDisplay(cell, at: row)
+        }
       case 8:  // a reload: the cell shows another row, its tasks are stale
-        queue.bind(cell, to: 100 + random.below(40))
+        preparer.queue.bind(cell, to: 100 + random.below(40))
         cell.expected = nil
       case 9:
-        if random.chance(20) { queue.cancelAllTasks() } else { queue.cancelTasks(forKey: random.below(5)) }
+        if random.chance(20) {
+          preparer.queue.cancelAllTasks()
+        } else {
+          preparer.queue.cancelTasks(forKey: random.below(5))
+        }
       case 10, 11:
         driver.runPreparations(maximum: 1 + random.below(4))
       case 12:
@@ -132,16 +141,21 @@ final class PreparationFuzzTests: XCTestCase {
         driver.advance(by: Double(random.below(10)) / 1000)
       default:
         if random.chance(3) {
-          queue.invalidate()
+          preparer.queue.invalidate()
           ended = true
         } else {
           driver.advance(by: Double(random.below(20)) / 1000)
         }
       }
-      let s = queue.statistics
-      let accounted = s.executed + s.skippedAsStale + s.evicted + s.cancelled + s.failed + s.pending
-      guard s.added == accounted else {
-        XCTFail("seed \(seed), step \(step): added \(s.added), accounted for \(accounted)")
+      let s = preparer.queue.statistics
+      let accounted = s.executed + s.skippedAsStale + s.evicted + s.cancelled + s.pending
+      let p = preparer.statistics
+      let prefetchesAccounted =
+        p.prefetchesKept + p.prefetchesCancelled + p.prefetchesEvicted + p.prefetchesFailed + p.prefetchesPending
+      guard s.added == accounted, p.prefetches == prefetchesAccounted else {
+        XCTFail(
+          "seed \(seed), step \(step): added \(s.added), accounted for \(accounted); prefetches \(p.prefetches), "
+            + "accounted for \(prefetchesAccounted)")
         return
       }
       if ended { break }
@@ -151,12 +165,12 @@ final class PreparationFuzzTests: XCTestCase {
       driver.runPreparations()
       driver.runPass()
     }
-    let s = queue.statistics
-    XCTAssertEqual(
-      s.added, s.executed + s.skippedAsStale + s.evicted + s.cancelled + s.failed + s.pending, "seed \(seed)")
+    assertBalanced(preparer)
     let wrong = cells.flatMap(\.wrong) + plainWrong
     XCTAssertEqual(wrong, [], "seed \(seed)")
-    queue.invalidate()
-    XCTAssertEqual(queue.statistics.pending, 0, "seed \(seed): pending after the queue ended")
+    preparer.queue.invalidate()
+    XCTAssertEqual(
+      [preparer.queue.statistics.pending, preparer.statistics.prefetchesPending], [0, 0],
+      "seed \(seed): pending after the queue ended")
   }
 }

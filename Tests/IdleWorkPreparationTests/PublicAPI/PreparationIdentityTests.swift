@@ -19,10 +19,10 @@ final class PreparationIdentityTests: XCTestCase {
   /// Runs a plain task for `input` to its apply; returns what it applied, and whether it applied inside `addTask`.
   @MainActor
   static func show<Input, Value>(
-    _ preparation: Preparation<Input, Value>, _ input: Input, on queue: IdleQueue, _ driver: ManualPassDriver
+    _ preparation: Preparation<Input, Value>, _ input: Input, on preparer: Preparer, _ driver: ManualPassDriver
   ) -> (value: Value?, atOnce: Bool) {
     var applied: Value?
-    queue.addTask(key: UUID(), prepare: preparation, from: input) { applied = $0 }
+    preparer.addTask(key: UUID(), prepare: preparation, from: input) { applied = $0 }
     let atOnce = applied != nil
     driver.runPreparations()
     driver.drain()
@@ -34,15 +34,15 @@ final class PreparationIdentityTests: XCTestCase {
   func testAFactorysTwoSizesShowTheirOwnResult() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let preparer = Preparer(queue: IdleQueue(driver: driver))
       let log = TextLog()
-      XCTAssertEqual(Self.show(Self.thumbnail(size: 40, log: log), "photo", on: queue, driver).value, "40 px photo")
-      let header = Self.show(Self.thumbnail(size: 200, log: log), "photo", on: queue, driver)
+      XCTAssertEqual(Self.show(Self.thumbnail(size: 40, log: log), "photo", on: preparer, driver).value, "40 px photo")
+      let header = Self.show(Self.thumbnail(size: 200, log: log), "photo", on: preparer, driver)
       XCTAssertEqual(header.value, "200 px photo")
       XCTAssertFalse(header.atOnce)
       XCTAssertEqual(log.entries, ["40 photo", "200 photo"])
-      XCTAssertEqual(queue.statistics.cacheHits, 0)
-      assertBalanced(queue)
+      XCTAssertEqual(preparer.statistics.cacheHits, 0)
+      assertBalanced(preparer)
     }
   }
 
@@ -50,10 +50,10 @@ final class PreparationIdentityTests: XCTestCase {
   func testPreparationsMadeInALoopShowTheirOwnResult() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let preparer = Preparer(queue: IdleQueue(driver: driver))
       let sizes = [40, 80, 200]
       let preparations = sizes.map { size in Preparation { (photo: String, _) in "\(size) px \(photo)" } }
-      let shown = preparations.map { Self.show($0, "photo", on: queue, driver).value }
+      let shown = preparations.map { Self.show($0, "photo", on: preparer, driver).value }
       XCTAssertEqual(shown, ["40 px photo", "80 px photo", "200 px photo"])
     }
   }
@@ -63,13 +63,13 @@ final class PreparationIdentityTests: XCTestCase {
   func testInputsOfDifferentTypesNeverShare() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let preparer = Preparer(queue: IdleQueue(driver: driver))
       func describing<Input: Hashable & Sendable>(_: Input.Type) -> Preparation<Input, String> {
         Preparation { (input: Input, _) in "\(Input.self) \(input)" }.identified(by: "describe")
       }
       XCTAssertEqual(AnyHashable(1), AnyHashable(1.0), "the case this test is about")
-      XCTAssertEqual(Self.show(describing(Int.self), 1, on: queue, driver).value, "Int 1")
-      let double = Self.show(describing(Double.self), 1.0, on: queue, driver)
+      XCTAssertEqual(Self.show(describing(Int.self), 1, on: preparer, driver).value, "Int 1")
+      let double = Self.show(describing(Double.self), 1.0, on: preparer, driver)
       XCTAssertEqual(double.value, "Double 1.0")
       XCTAssertFalse(double.atOnce)
     }
@@ -79,18 +79,18 @@ final class PreparationIdentityTests: XCTestCase {
   func testCopiesShare() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let preparer = Preparer(queue: IdleQueue(driver: driver))
       let log = TextLog()
       let thumbnail = Self.thumbnail(size: 40, log: log)
-      queue.prefetch(thumbnail, from: ["photo"])
+      preparer.prefetch(thumbnail, from: ["photo"])
       driver.runPreparations()
       driver.drain()
       let copy = thumbnail
-      let shown = Self.show(copy, "photo", on: queue, driver)
+      let shown = Self.show(copy, "photo", on: preparer, driver)
       XCTAssertEqual(shown.value, "40 px photo")
       XCTAssertTrue(shown.atOnce, "applied from the cache, inside addTask")
       XCTAssertEqual(log.entries, ["40 photo"])
-      let s = queue.statistics
+      let s = preparer.statistics
       XCTAssertEqual([s.cacheHits, s.wastedPreparations, s.duplicatePreparations], [1, 0, 0])
     }
   }
@@ -100,21 +100,21 @@ final class PreparationIdentityTests: XCTestCase {
   func testPreparationsWithEqualIdentifiersShare() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let preparer = Preparer(queue: IdleQueue(driver: driver))
       let log = TextLog()
       func thumbnail(size: Int) -> Preparation<String, String> {
         Self.thumbnail(size: size, log: log).identified(by: "thumbnail \(size)")
       }
-      queue.prefetch(thumbnail(size: 40), from: ["photo"])
+      preparer.prefetch(thumbnail(size: 40), from: ["photo"])
       driver.runPreparations()
       driver.drain()
-      let row = Self.show(thumbnail(size: 40), "photo", on: queue, driver)
+      let row = Self.show(thumbnail(size: 40), "photo", on: preparer, driver)
       XCTAssertEqual(row.value, "40 px photo")
       XCTAssertTrue(row.atOnce)
-      let header = Self.show(thumbnail(size: 200), "photo", on: queue, driver)
+      let header = Self.show(thumbnail(size: 200), "photo", on: preparer, driver)
       XCTAssertEqual(header.value, "200 px photo")
       XCTAssertEqual(log.entries, ["40 photo", "200 photo"])
-      let s = queue.statistics
+      let s = preparer.statistics
       XCTAssertEqual([s.cacheHits, s.duplicatePreparations], [1, 0])
     }
   }
@@ -124,19 +124,19 @@ final class PreparationIdentityTests: XCTestCase {
   func testAPreparationMadeAnewOnEachUseCountsDuplicates() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100))
+      let preparer = Preparer(queue: IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100)))
       let log = TextLog()
       let rows = (0..<20).map { "photo \($0)" }
-      queue.prefetch(Self.thumbnail(size: 40, log: log), from: rows)
+      preparer.prefetch(Self.thumbnail(size: 40, log: log), from: rows)
       driver.runPreparations()
       driver.drain()
       for row in rows {
-        XCTAssertEqual(Self.show(Self.thumbnail(size: 40, log: log), row, on: queue, driver).value, "40 px \(row)")
+        XCTAssertEqual(Self.show(Self.thumbnail(size: 40, log: log), row, on: preparer, driver).value, "40 px \(row)")
       }
       XCTAssertEqual(log.entries.count, 40, "each row made twice")
-      let s = queue.statistics
+      let s = preparer.statistics
       XCTAssertEqual([s.cacheHits, s.duplicatePreparations], [0, 20])
-      assertBalanced(queue)
+      assertBalanced(preparer)
     }
   }
 
@@ -145,7 +145,7 @@ final class PreparationIdentityTests: XCTestCase {
   func testDuplicatesAreCountedInAnOrdinaryScroll() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100))
+      let preparer = Preparer(queue: IdleQueue(driver: driver, configuration: .init(maximumQueueLength: 100)))
       let log = TextLog()
       func thumbnail() -> Preparation<Int, String> {
         Preparation { (row: Int, _) in
@@ -153,19 +153,19 @@ final class PreparationIdentityTests: XCTestCase {
           return "photo \(row)"
         }
       }
-      for row in 0..<10 { queue.prefetch(thumbnail(), from: [row]) }
+      for row in 0..<10 { preparer.prefetch(thumbnail(), from: [row]) }
       driver.runPreparations()
       driver.drain()
       for row in 0..<30 {
-        XCTAssertFalse(Self.show(thumbnail(), row, on: queue, driver).atOnce, "made anew: no hit")
-        queue.prefetch(thumbnail(), from: [row + 10])
+        XCTAssertFalse(Self.show(thumbnail(), row, on: preparer, driver).atOnce, "made anew: no hit")
+        preparer.prefetch(thumbnail(), from: [row + 10])
         driver.runPreparations()
         driver.drain()
       }
       let madeTwice = Dictionary(grouping: log.entries, by: { $0 }).values.filter { $0.count == 2 }.count
       XCTAssertEqual(madeTwice, 30)
-      XCTAssertEqual(queue.statistics.duplicatePreparations, madeTwice)
-      assertBalanced(queue)
+      XCTAssertEqual(preparer.statistics.duplicatePreparations, madeTwice)
+      assertBalanced(preparer)
     }
   }
 
@@ -173,11 +173,11 @@ final class PreparationIdentityTests: XCTestCase {
   func testIdentifiersOfDifferentTypesNeverShare() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let preparer = Preparer(queue: IdleQueue(driver: driver))
       let thumbnail = Preparation { (photo: String, _) in "thumbnail \(photo)" }.identified(by: 2)
       let blurred = Preparation { (photo: String, _) in "blurred \(photo)" }.identified(by: 2.0)
-      XCTAssertEqual(Self.show(thumbnail, "p", on: queue, driver).value, "thumbnail p")
-      XCTAssertEqual(Self.show(blurred, "p", on: queue, driver).value, "blurred p")
+      XCTAssertEqual(Self.show(thumbnail, "p", on: preparer, driver).value, "thumbnail p")
+      XCTAssertEqual(Self.show(blurred, "p", on: preparer, driver).value, "blurred p")
     }
   }
 
@@ -185,11 +185,11 @@ final class PreparationIdentityTests: XCTestCase {
   func testDifferentInputsAreNoDuplicates() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let preparer = Preparer(queue: IdleQueue(driver: driver))
       let log = TextLog()
-      _ = Self.show(Self.thumbnail(size: 40, log: log), "a", on: queue, driver)
-      _ = Self.show(Self.thumbnail(size: 40, log: log), "b", on: queue, driver)
-      XCTAssertEqual(queue.statistics.duplicatePreparations, 0)
+      _ = Self.show(Self.thumbnail(size: 40, log: log), "a", on: preparer, driver)
+      _ = Self.show(Self.thumbnail(size: 40, log: log), "b", on: preparer, driver)
+      XCTAssertEqual(preparer.statistics.duplicatePreparations, 0)
     }
   }
 }

@@ -32,28 +32,28 @@ final class PreparationLifetimeTests: XCTestCase {
   func testInvalidatingAQueueFreesAMainThreadPreparationUnderWay() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver, configuration: .init(budget: .tasks(1)))
+      let preparer = Preparer(queue: IdleQueue(driver: driver, configuration: .init(budget: .tasks(1))))
       let watch = Watch()
-      queue.addTask(key: 0, prepare: Self.halfMadeCard(watch), from: "card") { _ in }
+      preparer.addTask(key: 0, prepare: Self.halfMadeCard(watch), from: "card") { _ in }
       driver.runPass()
       XCTAssertNotNil(watch.object, "under way")
-      queue.invalidate()
-      XCTAssertNil(watch.object, "freed when the queue ended")
-      XCTAssertEqual(queue.statistics.cancelled, 1)
-      assertBalanced(queue)
+      preparer.queue.invalidate()
+      XCTAssertNil(watch.object, "freed when the preparer ended")
+      XCTAssertEqual(preparer.queue.statistics.cancelled, 1)
+      assertBalanced(preparer)
     }
   }
 
   func testReleasingAQueueFreesAMainThreadPreparationUnderWay() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      var queue: IdleQueue? = IdleQueue(driver: driver, configuration: .init(budget: .tasks(1)))
+      var preparer: Preparer? = Preparer(queue: IdleQueue(driver: driver, configuration: .init(budget: .tasks(1))))
       let watch = Watch()
-      queue!.addTask(key: 0, prepare: Self.halfMadeCard(watch), from: "card") { _ in }
+      preparer!.addTask(key: 0, prepare: Self.halfMadeCard(watch), from: "card") { _ in }
       driver.runPass()
       XCTAssertNotNil(watch.object, "under way")
-      queue = nil
-      XCTAssertNil(watch.object, "freed when the queue was released")
+      preparer = nil
+      XCTAssertNil(watch.object, "freed when the preparer was released")
     }
   }
 
@@ -62,7 +62,7 @@ final class PreparationLifetimeTests: XCTestCase {
   func testACancelledMainThreadPrefetchFreesWhatItCaptured() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let preparer = Preparer(queue: IdleQueue(driver: driver))
       let (mainWatch, workerWatch) = (Watch(), Watch())
       @MainActor func start() {
         let (a, b) = (Canvas(), Canvas())
@@ -75,15 +75,15 @@ final class PreparationLifetimeTests: XCTestCase {
           withExtendedLifetime(b) {}
           return input
         }
-        queue.prefetch(card, from: ["a"])
-        queue.prefetch(photo, from: ["b"])
-        queue.cancelPrefetching(card, from: ["a"])
-        queue.cancelPrefetching(photo, from: ["b"])
+        preparer.prefetch(card, from: ["a"])
+        preparer.prefetch(photo, from: ["b"])
+        preparer.cancelPrefetching(card, from: ["a"])
+        preparer.cancelPrefetching(photo, from: ["b"])
       }
       start()
       XCTAssertNil(workerWatch.object, "the worker preparation's capture is freed")
       XCTAssertNil(mainWatch.object, "the main-thread preparation's capture is freed")
-      assertBalanced(queue)
+      assertBalanced(preparer)
     }
   }
 
@@ -92,7 +92,7 @@ final class PreparationLifetimeTests: XCTestCase {
   func testInvalidatingAQueueFreesWaitingWorkerPreparations() {
     MainActor.assumeIsolated {
       let driver = ManualPassDriver()
-      let queue = IdleQueue(driver: driver)
+      let preparer = Preparer(queue: IdleQueue(driver: driver))
       let watch = Watch()
       @MainActor func start() {
         let canvas = Canvas()
@@ -101,14 +101,14 @@ final class PreparationLifetimeTests: XCTestCase {
           withExtendedLifetime(canvas) {}
           return input
         }
-        queue.prefetch(drawing, from: ["a", "b"])
-        queue.addTask(key: 0, prepare: drawing, from: "c") { _ in }
+        preparer.prefetch(drawing, from: ["a", "b"])
+        preparer.addTask(key: 0, prepare: drawing, from: "c") { _ in }
       }
       start()
       XCTAssertNotNil(watch.object, "waiting")
-      queue.invalidate()
-      XCTAssertNil(watch.object, "freed when the queue ended")
-      assertBalanced(queue)
+      preparer.queue.invalidate()
+      XCTAssertNil(watch.object, "freed when the preparer ended")
+      assertBalanced(preparer)
     }
   }
 }

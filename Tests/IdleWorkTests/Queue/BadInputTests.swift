@@ -78,10 +78,6 @@ private enum BadInput: String, CaseIterable {
   case secondQueueOnAManualDriver
   case timeUntilNextFrameReturningNaN
   case timeUntilNextFrameReturningInfinity
-  /// A pool of 0 workers, a negative result cache limit.
-  case zeroWorkers
-  case negativeWorkersInConfiguration
-  case negativeResultCacheLimit
   case negativePreparationsRunByHand
 
   /// What the message must contain: the parameter, the bad value and the valid range.
@@ -107,9 +103,6 @@ private enum BadInput: String, CaseIterable {
     case .secondQueueOnAManualDriver: return ["ManualPassDriver serves one queue", "create one per queue"]
     case .timeUntilNextFrameReturningNaN: return ["timeUntilNextFrame", "nan", "finite", "or nil"]
     case .timeUntilNextFrameReturningInfinity: return ["timeUntilNextFrame", "inf", "finite", "or nil"]
-    case .zeroWorkers: return ["workers", "0", "1...Int.max"]
-    case .negativeWorkersInConfiguration: return ["workers", "-3", "1...Int.max"]
-    case .negativeResultCacheLimit: return ["resultCacheLimit", "-1", "0...Int.max"]
     case .negativePreparationsRunByHand: return ["runPreparations(maximum: -1)", ">= 0"]
     }
   }
@@ -173,14 +166,6 @@ private enum BadInput: String, CaseIterable {
         driver: driver, configuration: .init(scrolling: .fitToFrames(timeUntilNextFrame: { value })))
       queue.addTask(key: 0) {}
       driver.runPass()
-    case .zeroWorkers:
-      _ = IdleQueue(driver: ManualPassDriver(), configuration: .init(workers: 0))
-    case .negativeWorkersInConfiguration:
-      var configuration = IdleQueue.Configuration()
-      configuration.workers = -3
-      _ = IdleQueue(configuration: configuration)
-    case .negativeResultCacheLimit:
-      _ = IdleQueue(driver: ManualPassDriver(), configuration: .init(resultCacheLimit: -1))
     case .negativePreparationsRunByHand:
       let driver = ManualPassDriver()
       let queue = IdleQueue(driver: driver)

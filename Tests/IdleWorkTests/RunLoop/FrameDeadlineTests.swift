@@ -390,7 +390,6 @@ final class FrameDeadlineTests: XCTestCase {
         XCTAssertNil(IdleQueue.Configuration.scrollingFeed().scrolling.frameClockSource, "no display link here")
       #endif
       XCTAssertEqual(configuration.maximumQueueLength, 128, "three screens of a dense feed")
-      XCTAssertEqual(configuration.resultCacheLimit, 32 << 20)
     }
   }
 

@@ -35,6 +35,7 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
   private let tableView = UITableView(frame: .zero, style: .plain)
   /// The screen's queue, for both paths: the recommended setup, ended with the screen.
   private let queue = IdleQueue(configuration: .scrollingFeed())
+  private lazy var preparer = Preparer(queue: queue)  // the queue's workers and result cache
   /// How a picture is drawn, said once: used by the rows' tasks and by the prefetches alike.
   private let artwork = Preparation(resultBytes: Artwork.bytes(of:)) { (key: ArtworkKey, isCancelled) in
     // On a worker: a bitmap renderer's own context, nothing of UIKit's views, screen or traits.
@@ -109,7 +110,7 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
         // A picture kept for this input (prefetched, or shown before) applies at once, inside this call: no
         // blank frame; one being prefetched is joined, and goes first.
         let input = ArtworkKey(row: row, slot: slot, style: style)
-        queue.addTask(for: rowCell, at: indexPath, prepare: artwork, from: input) { rowCell, image in
+        preparer.addTask(for: rowCell, at: indexPath, prepare: artwork, from: input) { rowCell, image in
           rowCell.imageViews[slot].image = image  // in a pass, only if the cell still shows this row
         }
       }
@@ -120,12 +121,12 @@ final class FeedViewController: UIViewController, UITableViewDataSource, UITable
   /// Rows about to appear (nearest first): their pictures are drawn on the workers, after the visible rows'.
   func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
     guard path == .workers else { return }
-    queue.prefetch(artwork, from: artworkKeys(indexPaths))
+    preparer.prefetch(artwork, from: artworkKeys(indexPaths))
   }
 
   /// Rows no longer about to appear (the user turned back): their pictures not started are dropped.
   func tableView(_ tableView: UITableView, cancelPrefetchingForRowsAt indexPaths: [IndexPath]) {
-    queue.cancelPrefetching(artwork, from: artworkKeys(indexPaths))
+    preparer.cancelPrefetching(artwork, from: artworkKeys(indexPaths))
   }
 
   /// The pictures of these rows, in their order.

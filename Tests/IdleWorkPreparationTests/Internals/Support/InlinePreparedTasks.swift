@@ -13,11 +13,10 @@ extension IdleQueue {
     prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Value,
     apply: @escaping @MainActor (Value) -> Void
   ) -> IdleTaskHandle {
-    QueuePreparation.addTask(
-      to: core,
+    core.preparationMade().addTask(
       key: TaskKey(key), binding: nil, content: content.map { Self.contentKey($0, of: Value.self) },
       discardable: droppable,
-      estimatedCost: estimatedCost, resultBytes: Self.sizing(resultBytes, hasContent: content != nil),
+      estimatedCost: estimatedCost, resultBytes: Preparer.sizing(resultBytes, hasContent: content != nil),
       prepare: .worker(Self.erased(prepare)),
       apply: { _, value in apply(value as! Value) })
   }
@@ -32,12 +31,11 @@ extension IdleQueue {
     apply: @escaping @MainActor (Cell, Value) -> Void
   ) -> IdleTaskHandle {
     let binding = core.cells.configuration(of: cell, for: item)
-    return QueuePreparation.addTask(
-      to: core,
+    return core.preparationMade().addTask(
       key: key.map { TaskKey($0) } ?? binding.record.item, binding: binding,
       content: content.map { Self.contentKey($0, of: Value.self) },
       discardable: droppable, estimatedCost: estimatedCost,
-      resultBytes: Self.sizing(resultBytes, hasContent: content != nil), prepare: .worker(Self.erased(prepare)),
+      resultBytes: Preparer.sizing(resultBytes, hasContent: content != nil), prepare: .worker(Self.erased(prepare)),
       apply: { cell, value in
         // The pass hands over the task's own cell, alive and still in this configuration.
         if let cell = cell as? Cell { apply(cell, value as! Value) }

@@ -1,8 +1,47 @@
 import Foundation
 import IdleWork
 
-/// Prepared tasks and prefetches: a ``Preparation`` used by a cell's task, by a plain task and by prefetches alike.
-extension IdleQueue {
+/// Prepares results off the main thread for one queue's tasks, keeps them in a cache by their input, prefetches the
+/// rows about to appear, and applies each result in the queue's passes while its cell still shows the row.
+///
+/// ```swift
+/// let queue = IdleQueue(configuration: .scrollingFeed())
+/// let preparer = Preparer(queue: queue)
+///
+/// preparer.addTask(for: cell, at: indexPath, prepare: thumbnail, from: photo.url) { cell, image in
+///   cell.photoView.image = image
+/// }
+/// preparer.prefetch(thumbnail, from: indexPaths.map { photos[$0.row].url })
+/// ```
+///
+/// A queue has one preparation half — its workers' share, its result cache, its prefetches — made by the first
+/// `Preparer` for it: every `Preparer` made for the same queue (two screens on ``IdleQueue/main``) shares it, and so
+/// must be made with the same ``Configuration-swift.struct``. It lives as long as its queue, whether or not a
+/// `Preparer` is kept. A prepared task is a task of the queue: it keeps its place, counts once in the queue's
+/// statistics, and goes stale, evicted or cancelled as any task; what only preparation does is counted in
+/// ``statistics``.
+///
+/// Use it on the main thread.
+@MainActor
+public final class Preparer {
+  /// The queue whose passes apply the results.
+  public nonisolated let queue: IdleQueue
+  let half: QueuePreparation
+
+  /// The preparation half of `queue`: made with `configuration`, or the one an earlier `Preparer` made for it.
+  ///
+  /// - Parameters:
+  ///   - queue: the queue whose tasks apply the results.
+  ///   - configuration: the workers and the result cache; a queue's preparers must agree on it (a different one
+  ///     stops the program with a message).
+  public init(queue: IdleQueue, configuration: Configuration = Configuration()) {
+    self.queue = queue
+    half = QueuePreparation.of(queue.core, configuration: configuration)
+  }
+
+  /// What preparation did for this queue: failures, cache hits, work wasted or done twice, and how prefetches ended.
+  public var statistics: Statistics { half.statistics }
+
   /// Queues a task that prepares a result from `input` off the main thread with `preparation`, then applies it to
   /// `cell` in a pass, while the cell still shows this configuration of `item`.
   ///
@@ -11,19 +50,19 @@ extension IdleQueue {
   ///
   /// ```swift
   /// queue.bind(cell, to: indexPath)
-  /// queue.addTask(for: cell, at: indexPath, prepare: thumbnail, from: photo.url) { cell, image in
+  /// preparer.addTask(for: cell, at: indexPath, prepare: thumbnail, from: photo.url) { cell, image in
   ///   cell.photoView.image = image
   /// }
   /// ```
   ///
   /// - Parameters:
   ///   - cell: the cell `apply` fills.
-  ///   - item: what the cell shows (see ``bind(_:to:)``).
-  ///   - key: groups tasks for ``cancelTasks(forKey:)``; `nil` (default) uses `item`.
+  ///   - item: what the cell shows (see ``IdleQueue/bind(_:to:)``).
+  ///   - key: groups tasks for ``IdleQueue/cancelTasks(forKey:)``; `nil` (default) uses `item`.
   ///   - preparation: how the result is made.
   ///   - input: what it is made from. Tasks and prefetches with equal input and the same `preparation` share
   ///     one preparation and one cached result.
-  ///   - droppable: as in ``addTask(key:droppable:replacesPending:estimatedCost:_:)``.
+  ///   - droppable: as in ``IdleQueue/addTask(key:droppable:replacesPending:estimatedCost:_:)``.
   ///   - estimatedCost: seconds the apply takes, if you know better than the queue's prediction.
   ///   - apply: puts the result into the cell, on the main thread.
   @discardableResult
@@ -32,9 +71,8 @@ extension IdleQueue {
     prepare preparation: Preparation<Input, Value>, from input: Input, droppable: Bool = false,
     estimatedCost: TimeInterval? = nil, apply: @escaping @MainActor (Cell, Value) -> Void
   ) -> IdleTaskHandle {
-    let binding = core.cells.configuration(of: cell, for: item)
-    return QueuePreparation.addTask(
-      to: core,
+    let binding = queue.core.cells.configuration(of: cell, for: item)
+    return half.addTask(
       key: key.map { TaskKey($0) } ?? binding.record.item, binding: binding, content: preparation.key(input),
       discardable: droppable, estimatedCost: estimatedCost,
       resultBytes: Self.sizing(preparation.resultBytes, hasContent: true), prepare: preparation.work(for: input),
@@ -47,10 +85,10 @@ extension IdleQueue {
   /// without a cell, for a header, a background image or a model object.
   ///
   /// - Parameters:
-  ///   - key: groups tasks for ``cancelTasks(forKey:)``.
+  ///   - key: groups tasks for ``IdleQueue/cancelTasks(forKey:)``.
   ///   - preparation: how the result is made.
   ///   - input: what it is made from; shared with every task and prefetch for equal input.
-  ///   - droppable: as in ``addTask(key:droppable:replacesPending:estimatedCost:_:)``.
+  ///   - droppable: as in ``IdleQueue/addTask(key:droppable:replacesPending:estimatedCost:_:)``.
   ///   - estimatedCost: seconds the apply takes, if you know better than the queue's prediction.
   ///   - apply: puts the result in place, on the main thread.
   @discardableResult
@@ -58,8 +96,7 @@ extension IdleQueue {
     key: some Hashable, prepare preparation: Preparation<Input, Value>, from input: Input, droppable: Bool = false,
     estimatedCost: TimeInterval? = nil, apply: @escaping @MainActor (Value) -> Void
   ) -> IdleTaskHandle {
-    QueuePreparation.addTask(
-      to: core,
+    half.addTask(
       key: TaskKey(key), binding: nil, content: preparation.key(input), discardable: droppable,
       estimatedCost: estimatedCost, resultBytes: Self.sizing(preparation.resultBytes, hasContent: true),
       prepare: preparation.work(for: input), apply: { _, value in apply(value as! Value) })
@@ -71,14 +108,14 @@ extension IdleQueue {
   ///
   /// ```swift
   /// func tableView(_ tableView: UITableView, prefetchRowsAt indexPaths: [IndexPath]) {
-  ///   queue.prefetch(thumbnail, from: indexPaths.map { photos[$0.row].url })
+  ///   preparer.prefetch(thumbnail, from: indexPaths.map { photos[$0.row].url })
   /// }
   /// ```
   ///
   /// A prefetch is not a task: it never evicts, delays or starves a visible row's work. A worker preparation's
   /// prefetch runs after every queue's visible rows, beneath them (the `utility` QoS); a main-thread preparation's
   /// runs in the time a pass has left once no visible row wants it, and during a frame only if its measured cost fits
-  /// before the frame's deadline. Results go to the result cache (``Configuration/resultCacheLimit``). The rows
+  /// before the frame's deadline. Results go to the result cache (``Configuration-swift.struct/resultCacheLimit``). The rows
   /// about to appear win: nearest first within a call, an older call's rows before a newer one's, the rows of calls
   /// passed (a newer call's row was shown first) and cancelled ones last — in which prefetch starts, which are kept
   /// past `maximumQueueLength`, and which results stay in the cache. A prefetch whose result has no room beside
@@ -93,7 +130,7 @@ extension IdleQueue {
   /// ) {
   ///   let landing = CGRect(origin: targetContentOffset.pointee, size: scrollView.bounds.size)
   ///   let rows = tableView.indexPathsForRows(in: landing) ?? []
-  ///   queue.prefetch(thumbnail, from: rows.map { photos[$0.row].url }, first: true)
+  ///   preparer.prefetch(thumbnail, from: rows.map { photos[$0.row].url }, first: true)
   /// }
   /// ```
   ///
@@ -105,8 +142,7 @@ extension IdleQueue {
   public func prefetch<Input, Value>(
     _ preparation: Preparation<Input, Value>, from inputs: some Sequence<Input>, first: Bool = false
   ) {
-    QueuePreparation.prefetch(
-      on: core,
+    half.prefetch(
       inputs.map { (preparation.key($0), preparation.work(for: $0)) },
       sizing: Self.sizing(preparation.resultBytes, hasContent: true), first: first)
   }
@@ -121,7 +157,7 @@ extension IdleQueue {
   public func cancelPrefetching<Input, Value>(
     _ preparation: Preparation<Input, Value>, from inputs: some Sequence<Input>
   ) {
-    (core.client as? QueuePreparation)?.cancelPrefetching(inputs.map { preparation.key($0) })
+    half.cancelPrefetching(inputs.map { preparation.key($0) })
   }
 
   /// How the cache sizes this task's result: `resultBytes`, or the default for `Value` (`ResultSize`), chosen
