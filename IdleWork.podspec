@@ -3,12 +3,12 @@
 Pod::Spec.new do |s|
   s.name             = 'IdleWork'
   s.version          = '0.2.0'
-  s.summary          = 'Heavy cell work without dropped frames: run it between frames on the main thread, or draw it on workers.'
+  s.summary          = 'Heavy cell work without dropped frames: small main-thread tasks run between frames, stale ones dropped.'
   s.description      = <<-DESC
     IdleWork queues heavy cell work (image draws, text layout) as small tasks and runs them from a run-loop observer
-    when the main thread has nothing else to do, a task only if it fits before the next frame; or prepares them on a
-    few worker threads and applies the results between frames. Tasks for a cell that was reused or reloaded are
-    skipped, visible rows go first, the queue is bounded and every task is accounted for.
+    when the main thread has nothing else to do, a task only if it fits before the next frame. Tasks for a cell that
+    was reused or reloaded are skipped, visible rows go first, the queue is bounded and every task is accounted for.
+    The IdleWorkPreparation pod prepares results on workers, caches and prefetches them, and applies them in its passes.
   DESC
   # The repository has no public URL yet: `pod 'IdleWork', :path => '../IdleWork'` (the README's line) reads
   # neither homepage nor source. Both name the URL it will have once published, with OWNER to fill in.
@@ -25,5 +25,9 @@ Pod::Spec.new do |s|
   s.source_files     = 'Sources/IdleWork/**/*.swift'
   s.frameworks       = 'Foundation'
   # As Package.swift: the policy core's invariant checks in debug builds only.
-  s.pod_target_xcconfig = { 'SWIFT_ACTIVE_COMPILATION_CONDITIONS[config=Debug]' => '$(inherited) IDLEWORK_INTERNAL_CHECKS' }
+  # The package name SwiftPM gives every target, so that the IdleWorkPreparation pod sees the same declarations.
+  s.pod_target_xcconfig = {
+    'SWIFT_ACTIVE_COMPILATION_CONDITIONS[config=Debug]' => '$(inherited) IDLEWORK_INTERNAL_CHECKS',
+    'OTHER_SWIFT_FLAGS' => '$(inherited) -package-name IdleWork'
+  }
 end

@@ -15,7 +15,7 @@ import IdleWork
 /// ```
 ///
 /// A queue has one preparation half — its workers' share, its result cache, its prefetches — made by the first
-/// `Preparer` for it: every `Preparer` made for the same queue (two screens on ``IdleQueue/main``) shares it, and so
+/// `Preparer` for it: every `Preparer` made for the same queue (two screens on `IdleQueue.main`) shares it, and so
 /// must be made with the same ``Configuration-swift.struct``. It lives as long as its queue, whether or not a
 /// `Preparer` is kept. A prepared task is a task of the queue: it keeps its place, counts once in the queue's
 /// statistics, and goes stale, evicted or cancelled as any task; what only preparation does is counted in
@@ -57,12 +57,12 @@ public final class Preparer {
   ///
   /// - Parameters:
   ///   - cell: the cell `apply` fills.
-  ///   - item: what the cell shows (see ``IdleQueue/bind(_:to:)``).
-  ///   - key: groups tasks for ``IdleQueue/cancelTasks(forKey:)``; `nil` (default) uses `item`.
+  ///   - item: what the cell shows (see `IdleQueue.bind(_:to:)`).
+  ///   - key: groups tasks for `IdleQueue.cancelTasks(forKey:)`; `nil` (default) uses `item`.
   ///   - preparation: how the result is made.
   ///   - input: what it is made from. Tasks and prefetches with equal input and the same `preparation` share
   ///     one preparation and one cached result.
-  ///   - droppable: as in ``IdleQueue/addTask(key:droppable:replacesPending:estimatedCost:_:)``.
+  ///   - droppable: as in `IdleQueue.addTask(key:droppable:replacesPending:estimatedCost:_:)`.
   ///   - estimatedCost: seconds the apply takes, if you know better than the queue's prediction.
   ///   - apply: puts the result into the cell, on the main thread.
   @discardableResult
@@ -85,10 +85,10 @@ public final class Preparer {
   /// without a cell, for a header, a background image or a model object.
   ///
   /// - Parameters:
-  ///   - key: groups tasks for ``IdleQueue/cancelTasks(forKey:)``.
+  ///   - key: groups tasks for `IdleQueue.cancelTasks(forKey:)`.
   ///   - preparation: how the result is made.
   ///   - input: what it is made from; shared with every task and prefetch for equal input.
-  ///   - droppable: as in ``IdleQueue/addTask(key:droppable:replacesPending:estimatedCost:_:)``.
+  ///   - droppable: as in `IdleQueue.addTask(key:droppable:replacesPending:estimatedCost:_:)`.
   ///   - estimatedCost: seconds the apply takes, if you know better than the queue's prediction.
   ///   - apply: puts the result in place, on the main thread.
   @discardableResult

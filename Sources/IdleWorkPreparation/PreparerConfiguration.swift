@@ -2,7 +2,7 @@ import Foundation
 
 extension Preparer {
   /// A queue's workers and result cache, as one value.
-  public struct Configuration: Sendable, Equatable {
+  public struct Configuration: Sendable {
     /// The queue's preparations running at once on the process's one worker pool, in `1...Int.max`; default the
     /// active cores, at most 6. The pool runs as many at once as the largest `workers` of the queues using it.
     public var workers: Int
@@ -22,6 +22,11 @@ extension Preparer {
     /// The default ``workers``: the active cores, within 1...6.
     @usableFromInline static var defaultWorkers: Int {
       min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 6)
+    }
+
+    /// Whether `other` sets the same workers and cache.
+    func isSame(as other: Configuration) -> Bool {
+      workers == other.workers && resultCacheLimit == other.resultCacheLimit
     }
 
     /// What is wrong with this configuration, naming the parameter and its valid range; `nil` if nothing.

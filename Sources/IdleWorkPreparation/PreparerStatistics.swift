@@ -1,5 +1,5 @@
 extension Preparer {
-  /// What preparation did for a queue, beside the queue's own counts (``IdleQueue/statistics``), where each
+  /// What preparation did for a queue, beside the queue's own counts (`IdleQueue.statistics`), where each
   /// prepared task counts once, as a task.
   ///
   /// Every prefetch added ends as exactly one of kept, cancelled, evicted or failed, or is pending:

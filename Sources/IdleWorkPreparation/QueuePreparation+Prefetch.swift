@@ -151,7 +151,7 @@ extension QueuePreparation {
     noteCacheRoom()
   }
 
-  /// What ``IdleQueue/cancelPrefetching(_:with:)`` does: each pending prefetch ends as cancelled, or as executed if
+  /// What `IdleQueue.cancelPrefetching(_:with:)` does: each pending prefetch ends as cancelled, or as executed if
   /// its preparation finished (the result is kept, as the next to go).
   func cancelPrefetching(_ keys: [PreparedContent]) {
     for key in keys {

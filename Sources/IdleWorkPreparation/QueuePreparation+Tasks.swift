@@ -18,7 +18,7 @@ extension QueuePreparation {
   static func of(_ queue: QueueCore, configuration: Preparer.Configuration) -> QueuePreparation {
     Validation.require(configuration.failure)
     if let made = queue.client as? QueuePreparation {
-      if made.configuration != configuration {
+      if !made.configuration.isSame(as: configuration) {
         fatalError(
           "IdleWork: this queue's Preparer was made with \(made.configuration), another with \(configuration); "
             + "every Preparer of a queue shares its workers and cache: make them with the same configuration")
@@ -169,7 +169,7 @@ extension QueuePreparation {
   }
 
   /// A new configuration of a cell replaced the one this prepared task belongs to: it leaves at once, as
-  /// stale (``IdleQueue/Statistics-swift.struct/staleAfterPrepare`` says whether its result had arrived by
+  /// stale (`IdleQueue.Statistics.staleAfterPrepare` says whether its result had arrived by
   /// then), so that a preparation no other task waits for is dropped if it has not started, or told it is
   /// cancelled. A preparation with content that loses its last task this way is held joinable until the main
   /// thread has finished what it is doing (the `cellForRowAt` that called `bind`): the task the same call

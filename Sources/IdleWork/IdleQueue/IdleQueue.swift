@@ -46,7 +46,7 @@ public final class IdleQueue {
   /// Tasks pending, including those added from other threads and not yet taken in.
   var pendingTaskCount: Int { core.pendingTaskCount }
 
-  /// What the queue has done so far; `added == executed + skippedAsStale + evicted + cancelled + failed + pending`
+  /// What the queue has done so far; `added == executed + skippedAsStale + evicted + cancelled + pending`
   /// always holds.
   public var statistics: Statistics { core.statistics }
 
@@ -179,12 +179,12 @@ public final class IdleQueue {
     core.cancelTasks(forKey: TaskKey(key))
   }
 
-  /// Cancels every pending task and prefetch.
+  /// Cancels every pending task, and the pending prefetches of the queue's preparer (`IdleWorkPreparation`).
   public func cancelAllTasks() {
     core.cancelAllTasks()
   }
 
-  /// Drops every pending droppable task and prefetch, and the cached results; returns how many tasks. Every
+  /// Drops every pending droppable task, its preparer's pending prefetches and cached results; returns how many. Every
   /// queue does this on a memory warning where UIKit exists.
   @discardableResult
   func dropDiscardableTasks() -> Int {
