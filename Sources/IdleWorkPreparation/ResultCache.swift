@@ -36,7 +36,7 @@ final class ResultCache {
   }
 
   /// One kept result and its neighbours in the order of use (slot indices; `noSlot` past either end).
-  private struct Slot {
+  struct Slot {
     var content: PreparedContent?
     var value: (any Sendable)?
     var bytes: Int
@@ -68,23 +68,23 @@ final class ResultCache {
     return limit - min(reserved.overflow ? limit : reserved.partialValue, limit / 4)
   }
   /// The slot of each kept result.
-  private var index: [PreparedContent: Int] = [:]
-  private var slots: [Slot] = []
-  private var freeSlots: [Int] = []
+  var index: [PreparedContent: Int] = [:]
+  var slots: [Slot] = []
+  var freeSlots: [Int] = []
   /// The most recently used slot, or `noSlot`.
-  private var newest = noSlot
+  var newest = noSlot
   /// The least recently used slot — the next to go — or `noSlot`.
-  private var oldest = noSlot
+  var oldest = noSlot
   /// The unpinned slots a prefetch wants, out of the order of use.
-  private var wantedSlots = Set<Int>()
-  private(set) var bytes = 0
+  var wantedSlots = Set<Int>()
+  var bytes = 0
   /// Bytes of the unpinned wanted results, and of the pinned ones.
-  private(set) var wantedBytes = 0
-  private(set) var pinnedBytes = 0
+  var wantedBytes = 0
+  var pinnedBytes = 0
   /// How many entries were linked or unlinked so far: tests check each operation adds a constant.
-  private(set) var entriesTouched = 0
+  var entriesTouched = 0
   /// Prefetched results that left the cache before any task used them (`IdleQueue.Statistics.wastedPreparations`).
-  private(set) var unusedPrefetchesDropped = 0
+  var unusedPrefetchesDropped = 0
 
   private var nextGeneration = 0
 
@@ -289,72 +289,7 @@ final class ResultCache {
     }
     return contents
   }
-
-  /// Evicts until the bytes kept are at most `bound`, or only pinned results are left: the least recently used
-  /// first, then wanted results farther than `place`, farthest first. Returns `false` if a wanted one at `place` or
-  /// nearer would have had to go.
-  @discardableResult
-  private func evict(downTo bound: Int, fartherThan place: Int) -> Bool {
-    while bytes > bound, oldest != noSlot {
-      let evicted = oldest
-      index[slots[evicted].content!] = nil
-      remove(evicted)
-    }
-    while bytes > bound {
-      // Only pinned results left: they are alive anyway, so what comes is kept beside them.
-      guard let farthest = wantedSlots.max(by: { slots[$0].wanted!.place < slots[$1].wanted!.place }) else {
-        return true
-      }
-      guard slots[farthest].wanted!.place > place else { return false }
-      index[slots[farthest].content!] = nil
-      remove(farthest)
-    }
-    return true
-  }
-
-  /// Takes `slot` (already out of `index`) out of whatever holds it, empties it for reuse and takes its bytes off
-  /// the totals.
-  private func remove(_ slot: Int) {
-    if slots[slot].pins > 0 {
-      pinnedBytes -= slots[slot].bytes
-    } else if slots[slot].wanted != nil {
-      wantedSlots.remove(slot)
-      wantedBytes -= slots[slot].bytes
-    } else {
-      unlink(slot)
-    }
-    if slots[slot].unusedPrefetch { unusedPrefetchesDropped += 1 }
-    bytes -= slots[slot].bytes
-    slots[slot] = Slot(content: nil, value: nil, bytes: 0, newer: noSlot, older: noSlot)
-    freeSlots.append(slot)
-  }
-
-  /// Takes `slot` out of the order of use, joining its neighbours.
-  private func unlink(_ slot: Int) {
-    entriesTouched += 1
-    let (newer, older) = (slots[slot].newer, slots[slot].older)
-    if newer == noSlot { newest = older } else { slots[newer].older = older }
-    if older == noSlot { oldest = newer } else { slots[older].newer = newer }
-    slots[slot].newer = noSlot
-    slots[slot].older = noSlot
-  }
-
-  /// Puts `slot` (unlinked) at the front of the order of use.
-  private func linkAsNewest(_ slot: Int) {
-    entriesTouched += 1
-    slots[slot].older = newest
-    if newest == noSlot { oldest = slot } else { slots[newest].newer = slot }
-    newest = slot
-  }
-
-  /// Puts `slot` (unlinked) at the back of the order of use: the next to go.
-  private func linkAsOldest(_ slot: Int) {
-    entriesTouched += 1
-    slots[slot].newer = oldest
-    if oldest == noSlot { newest = slot } else { slots[oldest].older = slot }
-    oldest = slot
-  }
 }
 
 /// The end of `ResultCache`'s list of slots.
-private let noSlot = -1
+let noSlot = -1

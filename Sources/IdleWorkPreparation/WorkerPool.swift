@@ -30,23 +30,23 @@ final class WorkerPool: @unchecked Sendable {
   /// Sends a preparation's block to its lane at its QoS (tests log what is asked of it).
   private let submit: Submit
   /// Preparations not started, in submission order (entries dropped meanwhile are skipped and compacted away).
-  private var waiting: [PreparationRun] = []
+  var waiting: [PreparationRun] = []
   /// Entries of `waiting` that were dropped and not yet taken out.
-  private var droppedInWaiting = 0
-  private var lines: [ObjectIdentifier: Int] = [:]
+  var droppedInWaiting = 0
+  var lines: [ObjectIdentifier: Int] = [:]
   /// Workers busy at most: the largest bound of the open lines.
-  private var limit = 0
+  var limit = 0
   /// The lanes made so far, and those with no preparation.
   private var lanes: [Lane] = []
   private var freeLanes: [Int] = []
-  private var busyLanes: Int { lanes.count - freeLanes.count }
+  var busyLanes: Int { lanes.count - freeLanes.count }
   /// The preparation each busy lane's block is to run.
   private var laneRuns: [Int: PreparationRun] = [:]
-  private var peak = 0
+  var peak = 0
   /// Preparations running that started while no visible request wanted them (prefetches).
   private var prefetchesRunning = 0
   /// References to drop on the main thread (see ``releaseOnMain(_:)``).
-  private var releaseBin: [AnyObject] = []
+  var releaseBin: [AnyObject] = []
   /// When a start the pacing held back is due, if one is scheduled.
   private var pacingWakeAt: UInt64?
 
@@ -72,83 +72,6 @@ final class WorkerPool: @unchecked Sendable {
     self.submit = submit
   }
 
-  // MARK: Lines (lock held by the caller unless said otherwise)
-
-  /// A line opens: the pool may grow to its bound. Takes the lock.
-  func open(_ line: PreparationLine) {
-    lock.lock()
-    defer { lock.unlock() }
-    lines[ObjectIdentifier(line)] = line.limit
-    limit = max(limit, line.limit)
-    startWorkerLocked()  // preparations already waiting may start on the lanes a larger limit allows
-  }
-
-  /// A line closed: its waiting preparations are dropped and returned, to release on the main thread.
-  func closeLocked(_ line: PreparationLine) -> [PreparationRun] {
-    lines[ObjectIdentifier(line)] = nil
-    limit = lines.values.max() ?? 0
-    var dropped: [PreparationRun] = []
-    for run in waiting where run.line === line && run.phase == .waiting {
-      _ = run.life.apply(.queueEnded)  // (the line's count of wanted waiting preparations goes with it)
-      dropped.append(run)
-    }
-    compactLocked()
-    return dropped
-  }
-
-  /// Takes the dropped preparations out of `waiting`, into the release bin: they may be the last references.
-  private func compactLocked() {
-    var kept: [PreparationRun] = []
-    var gone: [AnyObject] = []
-    for run in waiting {
-      if run.phase == .waiting { kept.append(run) } else { gone.append(run) }
-    }
-    waiting = kept
-    droppedInWaiting = 0
-    releaseOnMainLocked(gone)
-  }
-
-  /// Puts a new preparation in line; starts a worker for it if some request wants it now.
-  func submitLocked(_ run: PreparationRun) {
-    waiting.append(run)
-    if run.urgent > 0 { visibleRowArrivedLocked(run) }
-    if run.wanted > 0 { startWorkerLocked() }
-  }
-
-  /// A waiting preparation was dropped: it is skipped, and the list compacted once dropped entries are half of it.
-  func droppedLocked() {
-    droppedInWaiting += 1
-    if droppedInWaiting >= 32, droppedInWaiting * 2 >= waiting.count { compactLocked() }
-  }
-
-  /// Some preparation of `line` may have become runnable (wanted, or the line below its bound again).
-  func wantedLocked() { startWorkerLocked() }
-
-  func waitingCountLocked(of line: PreparationLine) -> Int {
-    waiting.reduce(0) { $0 + ($1.line === line && $1.phase == .waiting ? 1 : 0) }
-  }
-
-  /// Workers busy now (lanes with a preparation), and the most busy at once.
-  var threadCounts: (now: Int, peak: Int) {
-    lock.lock()
-    defer { lock.unlock() }
-    return (busyLanes, peak)
-  }
-
-  /// Hands `references` to the main thread, which drops them outside the lock. Lock held.
-  func releaseOnMainLocked(_ references: [AnyObject]) {
-    guard !references.isEmpty else { return }
-    releaseBin.append(contentsOf: references)
-    guard releaseBin.count == references.count else { return }
-    DispatchQueue.main.async { [self] in
-      lock.lock()
-      let released = releaseBin
-      releaseBin = []
-      lock.unlock()
-      withExtendedLifetime(released) {}
-    }
-  }
-
   // MARK: Running
 
   /// Runs up to `maximum` preparations on the calling thread, in the order workers take them; returns how many.
@@ -166,102 +89,8 @@ final class WorkerPool: @unchecked Sendable {
     return count
   }
 
-  // MARK: Main-thread preparations
-
-  // A queue's main-thread preparations live in a pool of their own made `byHand`, so that the bookkeeping of
-  // workers' preparations (waiting, wanted, dropped, cancelled, arrived) serves them unchanged; the queue's passes
-  // choose, start and finish them with the calls below.
-
-  /// What a preparation started by hand may do now.
-  enum ByHand {
-    /// Run its next slice.
-    case run
-    /// Stop: nothing waits for its result any more, or its queue ended.
-    case cancelled
-    /// Nothing: it is not waiting to start, nor running.
-    case none
-  }
-
-  /// Starts `run` on the calling thread if it waits and a request wants it; says whether it may run a slice.
-  func startByHand(_ run: PreparationRun) -> ByHand {
-    lock.lock()
-    defer { lock.unlock() }
-    if run.phase == .running { return run.isCancelledLocked() ? .cancelled : .run }
-    guard run.phase == .waiting, run.wanted > 0, !run.line.isClosed,
-      let index = waiting.firstIndex(where: { $0 === run })
-    else { return .none }
-    markRunningLocked(waiting.remove(at: index))
-    return .run
-  }
-
-  /// The preparations under way on the calling thread that nothing waits for any more: their next step only ends them.
-  func abandonedByHand(of line: PreparationLine) -> [PreparationRun] {
-    lock.lock()
-    defer { lock.unlock() }
-    return line.runsUnderWay.filter { $0.live == 0 }
-  }
-
-  /// The preparation to run next on the calling thread, with whether a visible row's request wants it; `nil` if none
-  /// waits. It is only chosen: ``startByHand(_:)`` starts it once the pass admits it. Those in `passedOver` are
-  /// not chosen. A visible row's under way comes first; then a visible row's the pick rule chooses; then any under
-  /// way (a prefetch's, or a row's gone off screen); then the prefetch the pick rule chooses.
-  func nextByHand(
-    of line: PreparationLine, passingOver passedOver: [PreparationRun] = []
-  ) -> (run: PreparationRun, isVisible: Bool)? {
-    lock.lock()
-    defer { lock.unlock() }
-    func isEligible(_ run: PreparationRun) -> Bool { !passedOver.contains { $0 === run } }
-    let running = line.runsUnderWay.filter(isEligible)
-    if let visible = running.first(where: { $0.urgent > 0 }) { return (visible, true) }
-    let chosen = chooseLocked(passingOver: passedOver).map { waiting[$0.index] }
-    if let chosen, chosen.urgent > 0 { return (chosen, true) }
-    if let running = running.first { return (running, false) }
-    return chosen.map { ($0, false) }
-  }
-
-  /// Ends every preparation of `line` under way on the calling thread (its queue ended); returns them, for the caller
-  /// to release what their work captured.
-  func endAllByHand(of line: PreparationLine) -> [PreparationRun] {
-    lock.lock()
-    defer { lock.unlock() }
-    let ended = line.runsUnderWay
-    for run in ended { endRunLocked(run, succeeded: false) }
-    return ended
-  }
-
-  /// A preparation started by hand ended with `outcome`: it arrives as a worker's would.
-  func finishByHand(_ run: PreparationRun, _ outcome: Result<any Sendable, any Error>) {
-    lock.lock()
-    defer { lock.unlock() }
-    let line = run.line
-    guard run.phase == .running else { return }
-    endRunLocked(run, succeeded: (try? outcome.get()) != nil)
-    guard !line.isClosed else { return }
-    run.outcome = outcome
-    line.arrivals.append(run)
-  }
-
-  /// Whether a preparation of `line` is under way or could start now (a prefetch only with room for its result). Takes
-  /// the lock.
-  func hasStartableWork(of line: PreparationLine) -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return line.running > 0
-      || waiting.contains {
-        $0.line === line && $0.phase == .waiting && $0.wanted > 0 && !line.isClosed
-          && ($0.urgent > 0 || line.prefetchFits($0))
-      }
-  }
-
-  /// `line`'s arrivals were taken in: a prefetch they held back may start, on as many workers as the line may use.
-  func arrivalsTakenLocked(_ line: PreparationLine) {
-    guard line.prefetchWaitsForTakeIn else { return }
-    line.prefetchWaitsForTakeIn = false
-    startWorkerLocked()
-  }
-
   /// Starts what may start on free lanes, up to the pool's limit.
-  private func startWorkerLocked() {
+  func startWorkerLocked() {
     guard !byHand, !lines.isEmpty else { return }
     while busyLanes < limit, let run = pickLocked() {
       let lane: Int
@@ -367,7 +196,7 @@ final class WorkerPool: @unchecked Sendable {
   }
 
   /// A running preparation finished: it leaves its line's running count (and the prefetch share). Lock held.
-  private func endRunLocked(_ run: PreparationRun, succeeded: Bool) {
+  func endRunLocked(_ run: PreparationRun, succeeded: Bool) {
     let line = run.line
     line.running -= 1
     line.runningBytes -= run.countedBytes
@@ -408,7 +237,7 @@ final class WorkerPool: @unchecked Sendable {
 
   /// A preparation taken out of `waiting` is running. Lock held.
   @discardableResult
-  private func markRunningLocked(_ run: PreparationRun) -> PreparationRun {
+  func markRunningLocked(_ run: PreparationRun) -> PreparationRun {
     run.line.wantedWaiting += run.life.apply(.started).wantedWaiting
     run.line.running += 1
     run.line.peakRunning = max(run.line.peakRunning, run.line.running)
@@ -419,7 +248,7 @@ final class WorkerPool: @unchecked Sendable {
   }
 
   /// The waiting preparation ``WorkerPick`` chooses, by its index in `waiting`, noting what the choice passed over.
-  private func chooseLocked(passingOver passedOver: [PreparationRun] = []) -> (index: Int, isPrefetch: Bool)? {
+  func chooseLocked(passingOver passedOver: [PreparationRun] = []) -> (index: Int, isPrefetch: Bool)? {
     let paced = isPacingLocked
     let candidates = waiting.map { run -> WorkerPick.Candidate in
       let line = run.line
