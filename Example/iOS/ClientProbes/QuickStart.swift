@@ -1,5 +1,6 @@
-// The README's code as an app would write it: the Quick start (the recommended setup), the DWU-shaped snippet on
-// `IdleQueue.main` and its other snippets, verbatim inside the scaffolding they assume.
+// The README's code as an app would write it: the Quick start (the recommended setup) and its other snippets,
+// verbatim inside the scaffolding they assume. The DWU-shaped snippet, which needs the IdleWork product alone, is in
+// DWUStyleFeed.swift.
 // `../shared/ios-check/run` type-checks this file against the iOS SDK as a client module of IdleWork; if the
 // README's code stops compiling, CI fails.
 import IdleWork
@@ -27,24 +28,6 @@ enum ThumbnailRenderer {
 final class PhotoCell: UITableViewCell {
   let titleLabel = UILabel()
   let photoView = UIImageView()
-}
-
-/// One image of a feed item (the DWU-shaped snippet).
-struct FeedImage {
-  let slot: Int
-  func draw() -> UIImage { ThumbnailRenderer.draw(Photo(id: slot, title: "")) }
-}
-
-/// A feed item (the DWU-shaped snippet).
-struct FeedItem {
-  let title: String
-  let images: [FeedImage]
-}
-
-/// A cell with the labels and image views the DWU-shaped snippet uses.
-final class FeedCell: UITableViewCell {
-  let titleLabel = UILabel()
-  let imageViews = [UIImageView(), UIImageView(), UIImageView()]
 }
 
 // MARK: The README's Quick start
@@ -97,20 +80,6 @@ final class PhotoFeedController: UITableViewController, UITableViewDataSourcePre
 /// The README's main-thread line: the same calls with a main-thread preparation.
 @MainActor
 let legacyThumbnail = Preparation.mainThread { (photo: Photo) in ThumbnailRenderer.draw(photo) }
-
-// MARK: The README's DWU-shaped snippet, on `IdleQueue.main`
-
-@MainActor
-func configureFirstScreen(_ cell: FeedCell, at indexPath: IndexPath, with item: FeedItem) {
-  // In tableView(_:cellForRowAt:): the label now, the three image draws one per idle pass.
-  IdleQueue.main.bind(cell, to: indexPath)
-  cell.titleLabel.text = item.title
-  for (slot, image) in item.images.enumerated() {
-    IdleQueue.main.addTask(for: cell, at: indexPath) { cell in
-      cell.imageViews[slot].image = image.draw()  // skipped if the cell was configured again by then
-    }
-  }
-}
 
 // MARK: The README's other snippets
 

@@ -26,7 +26,10 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "AppModule",
-      dependencies: [.product(name: "IdleWork", package: "IdleWork")],
+      dependencies: [
+        .product(name: "IdleWork", package: "IdleWork"),
+        .product(name: "IdleWorkPreparation", package: "IdleWork"),
+      ],
       path: "Sources"
     )
   ]
