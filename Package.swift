@@ -30,7 +30,8 @@ let package = Package(
       name: "IdleWorkTestingTests", dependencies: ["IdleWork", "IdleWorkPreparation", "IdleWorkTesting"]),
     // Preparation's behaviour through the public API and IdleWorkTesting alone: no `@testable`.
     .testTarget(
-      name: "IdleWorkPreparationTests", dependencies: ["IdleWork", "IdleWorkPreparation", "IdleWorkTesting"]),
+      name: "IdleWorkPreparationTests",
+      dependencies: ["IdleWork", "IdleWorkPreparation", "IdleWorkTesting", "TestHelpers"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -23,7 +23,7 @@ import IdleWork
 /// `let` property) and use the same value for tasks and prefetches. One made anew where it is used — inline in
 /// `cellForRowAt`, a computed property — shares only if it carries an identifier:
 /// ``identified(by:)``. Each result such a preparation makes again for an input another preparation had made or
-/// was making counts in `IdleQueue.Statistics.duplicatePreparations`.
+/// was making counts in ``Preparer/Statistics-swift.struct/duplicatePreparations``.
 public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable {
   /// The work: run on a worker as it is, or — `async` — as a task the worker waits for; or on the main thread.
   enum Work: Sendable {
@@ -54,7 +54,7 @@ public struct Preparation<Input: Hashable & Sendable, Value: Sendable>: Sendable
   }
 
   /// Creates a preparation whose work is `async` (a download, an async decoder): it runs as a detached task, never
-  /// on the main actor, while a worker waits for it, so that `IdleQueue.Configuration.workers` still bounds it.
+  /// on the main actor, while a worker waits for it, so that ``Preparer/Configuration-swift.struct/workers`` still bounds it.
   ///
   /// - Parameters:
   ///   - resultBytes: a result's size in bytes, for the cache's limit; `nil` counts it by its type.

@@ -2,7 +2,7 @@ import Foundation
 import IdleWork
 
 /// One queue's line into a ``WorkerPool``: its preparations, their arrived results, its run loop's wake-up, and its
-/// bound of ``limit`` preparations at once (`IdleQueue.Configuration.workers`).
+/// bound of ``limit`` preparations at once (``Preparer/Configuration-swift.struct/workers``).
 ///
 /// Outcomes reach the main thread through ``takeArrivals()``; only the first arrival after each take wakes the
 /// run loop, so a burst costs one wake-up. One arriving after ``close()`` is released on the main thread.

@@ -71,14 +71,10 @@ public final class Preparer {
     prepare preparation: Preparation<Input, Value>, from input: Input, droppable: Bool = false,
     estimatedCost: TimeInterval? = nil, apply: @escaping @MainActor (Cell, Value) -> Void
   ) -> IdleTaskHandle {
-    let binding = queue.core.cells.configuration(of: cell, for: item)
-    return half.addTask(
-      key: key.map { TaskKey($0) } ?? binding.record.item, binding: binding, content: preparation.key(input),
-      discardable: droppable, estimatedCost: estimatedCost,
-      resultBytes: Self.sizing(preparation.resultBytes, hasContent: true), prepare: preparation.work(for: input),
-      apply: { cell, value in
-        if let cell = cell as? Cell { apply(cell, value as! Value) }
-      })
+    addTask(
+      for: cell, at: item, key: key, content: preparation.key(input), droppable: droppable,
+      estimatedCost: estimatedCost, resultBytes: Self.sizing(preparation.resultBytes, hasContent: true),
+      prepare: preparation.work(for: input), apply: { cell, value in apply(cell, value as! Value) })
   }
 
   /// Queues a task that prepares a result from `input` with `preparation` and applies it in a pass: the form
@@ -96,10 +92,10 @@ public final class Preparer {
     key: some Hashable, prepare preparation: Preparation<Input, Value>, from input: Input, droppable: Bool = false,
     estimatedCost: TimeInterval? = nil, apply: @escaping @MainActor (Value) -> Void
   ) -> IdleTaskHandle {
-    half.addTask(
-      key: TaskKey(key), binding: nil, content: preparation.key(input), discardable: droppable,
-      estimatedCost: estimatedCost, resultBytes: Self.sizing(preparation.resultBytes, hasContent: true),
-      prepare: preparation.work(for: input), apply: { _, value in apply(value as! Value) })
+    addTask(
+      key: key, content: preparation.key(input), droppable: droppable, estimatedCost: estimatedCost,
+      resultBytes: Self.sizing(preparation.resultBytes, hasContent: true), prepare: preparation.work(for: input),
+      apply: { value in apply(value as! Value) })
   }
 
   /// Starts preparing results for rows about to appear, from `inputs`, the nearest first — what
@@ -170,5 +166,57 @@ public final class Preparer {
     guard let resultBytes else { return ResultSize.counting(Value.self) }
     let erased: @Sendable (any Sendable) -> Int = { value in resultBytes(value as! Value) }
     return erased
+  }
+
+  /// What the cell form of `addTask` does once the preparation is erased: `content` (`nil`: shared with nothing,
+  /// kept nowhere) and `prepare` say what is made, `resultBytes` how it is sized.
+  func addTask<Cell: AnyObject>(
+    for cell: Cell, at item: some Hashable, key: AnyHashable?, content: PreparedContent?, droppable: Bool,
+    estimatedCost: TimeInterval?, resultBytes: (@Sendable (any Sendable) -> Int)?, prepare: PreparationPlace,
+    apply: @escaping @MainActor (Cell, any Sendable) -> Void
+  ) -> IdleTaskHandle {
+    if let value = half.cachedResult(for: content) {
+      queue.core.cell(cell, shows: item)  // its tasks for another item are stale
+      apply(cell, value)
+      return IdleTaskHandle(queue: nil, seq: 0)
+    }
+    let request = half.makeRequest(
+      content: content, cell: cell, discardable: droppable, prepare: prepare,
+      apply: { cell, value in
+        if let cell = cell as? Cell { apply(cell, value) }
+      })
+    let task = queue.addLaterTask(
+      for: cell, at: item, key: key, droppable: droppable, estimatedCost: estimatedCost,
+      onDisplayChange: { [weak request] isDisplayed in request?.setWanted(isDisplayed) },
+      onAbandon: { [weak request] in
+        if let request { request.client.abandoned(request) }
+      })
+    request.handOver = { request in task.fulfill { cell in request.client.ran(request, cell: cell) } }
+    request.cancelTask = { task.handle.cancel() }
+    half.start(request, resultBytes: resultBytes)
+    return task.handle
+  }
+
+  /// What the form of `addTask` without a cell does once the preparation is erased.
+  func addTask(
+    key: some Hashable, content: PreparedContent?, droppable: Bool, estimatedCost: TimeInterval?,
+    resultBytes: (@Sendable (any Sendable) -> Int)?, prepare: PreparationPlace,
+    apply: @escaping @MainActor (any Sendable) -> Void
+  ) -> IdleTaskHandle {
+    if let value = half.cachedResult(for: content) {
+      apply(value)
+      return IdleTaskHandle(queue: nil, seq: 0)
+    }
+    let request = half.makeRequest(
+      content: content, cell: nil, discardable: droppable, prepare: prepare, apply: { _, value in apply(value) })
+    let task = queue.addLaterTask(
+      key: key, droppable: droppable, estimatedCost: estimatedCost,
+      onAbandon: { [weak request] in
+        if let request { request.client.abandoned(request) }
+      })
+    request.handOver = { request in task.fulfill { _ in request.client.ran(request, cell: nil) } }
+    request.cancelTask = { task.handle.cancel() }
+    half.start(request, resultBytes: resultBytes)
+    return task.handle
   }
 }

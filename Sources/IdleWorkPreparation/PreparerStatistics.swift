@@ -34,8 +34,6 @@ extension Preparer {
     public internal(set) var prefetchesFailed = 0
     /// Of ``prefetches``: still pending.
     public internal(set) var prefetchesPending = 0
-    /// Of the queue's tasks skipped as stale, the prepared ones whose preparation had finished by then.
-    var staleAfterPrepare = 0
 
     /// Whether the prefetches' accounting identity holds.
     var isBalanced: Bool {

@@ -32,7 +32,6 @@ extension QueuePreparation {
   var statistics: Preparer.Statistics {
     var statistics = prefetchCounts
     statistics.failed = failed
-    statistics.staleAfterPrepare = staleAfterPrepare
     statistics.wastedPreparations = wasted + cache.unusedPrefetchesDropped
     statistics.cacheHits = cacheHits
     statistics.duplicatePreparations = duplicates

@@ -67,6 +67,9 @@ extension QueuePreparation {
 
   /// The main-thread preparations whose slice cost is kept at most.
   static let sliceCostsKept = 256
+  /// The weight of a slice's newest measurement in its preparation's average, as the queue weighs its tasks': follows
+  /// a change within a few slices, yet one outlier moves the average by only a quarter of its excess.
+  static let sliceCostWeight = 0.25
 
   /// A slice of the preparation ``nextMainThreadWork()`` picked took `nanoseconds`: its preparation's cost, for the
   /// next.
@@ -77,7 +80,7 @@ extension QueuePreparation {
     // Bounded: preparations made anew per row would each add one.
     if sliceCosts.count >= Self.sliceCostsKept, sliceCosts[identity] == nil { sliceCosts = [:] }
     sliceCosts[identity] =
-      sliceCosts[identity].map { UInt64(Double($0) + CostPredictor.weight * (measured - Double($0))) }
+      sliceCosts[identity].map { UInt64(Double($0) + Self.sliceCostWeight * (measured - Double($0))) }
       ?? nanoseconds
   }
 

@@ -29,7 +29,7 @@ extension QueuePreparation {
     _ items: [(key: PreparedContent, work: PreparationPlace)], sizing: (@Sendable (any Sendable) -> Int)?, first: Bool
   ) {
     guard !queue.isInvalidated else { return }
-    Validation.require(Self.prefetchFailure(cacheLimit: cache.limit))
+    if let failure = Self.prefetchFailure(cacheLimit: cache.limit) { fatalError(failure) }
     // Results that finished and were not taken in yet go to the cache first: they are not prepared again.
     if hasArrivals { takeInPreparedResults() }
     prefetchCalls += 1
@@ -62,7 +62,7 @@ extension QueuePreparation {
       new.append((key, item.work, place))
     }
     // Past the queue's length the last ranked go: those of calls passed, then the farthest of the newest.
-    let capacity = max(0, queue.list.capacity)
+    let capacity = max(0, queue.maximumQueueLength)
     let overflow = prefetches.count + new.count - capacity
     if overflow > 0 {
       var ranked = prefetches.map { (rank: rank(of: $0.value), key: $0.key, isNew: false) }

@@ -2,21 +2,20 @@ import Foundation
 @_spi(IdleWorkTesting) import IdleWork
 
 /// Prepared tasks: a `prepare` run off the main thread by the queue's ``WorkerPool``, an `apply` run in the
-/// queue's passes under the same rules as every task.
+/// queue's passes as a later task (``LaterTask``), under the same rules as every task.
 ///
-/// **Staleness at every step.** A task's configuration is checked before its preparation starts (a new
-/// configuration of the cell, or every requester leaving, drops a preparation not started), offered to the
-/// preparation as `isCancelled`, checked when the result arrives and again before the apply (the pass's usual
-/// check). A result is never applied to a cell configured again or released.
+/// **Staleness at every step.** A task leaves as soon as its cell is configured again (its later task is abandoned
+/// at once, inside `bind`), which drops a preparation no other request waits for if it has not started; a released
+/// cell is offered to the preparation as `isCancelled`; the pass checks the cell again before the apply. A result is
+/// never applied to a cell configured again or released.
 ///
-/// **Accounting.** Each task ends as executed (applied), stale (``QueuePreparation/staleAfterPrepare`` says
-/// whether after its result arrived), evicted, cancelled or failed, or is pending; a preparation whose result no
-/// task applied is counted wasted.
+/// **Accounting.** Each task counts once in the queue's statistics, as a task; one whose preparation threw is cancelled
+/// there and counted failed here; a preparation whose result no task applied is counted wasted.
 extension QueuePreparation {
   /// The preparation half of `queue`, made by its first ``Preparer``: a line into the process's worker pool (or, on
   /// a driver that prepares by hand, into a pool of the queue's own that only the driver runs).
   static func of(_ queue: QueueCore, configuration: Preparer.Configuration) -> QueuePreparation {
-    Validation.require(configuration.failure)
+    if let failure = configuration.failure { fatalError(failure) }
     if let made = queue.client as? QueuePreparation {
       if !made.configuration.isSame(as: configuration) {
         fatalError(
@@ -29,75 +28,62 @@ extension QueuePreparation {
     let pool = driver.preparesByHand ? WorkerPool(byHand: true) : WorkerPool.shared
     let made = QueuePreparation(queue: queue, pool: pool, configuration: configuration)
     queue.client = made
+    // A queue that ended will not tell its client: its line leaves the pool now, or would hold the pool's size.
+    if queue.isInvalidated { made.queueEnded() }
     if driver.preparesByHand { driver.adoptPreparations { maximum in pool.runByHand(maximum: maximum) } }
     return made
   }
 
-  /// What ``Preparer``'s `addTask` forms do, once their closures are erased: `binding` is the cell's configuration
-  /// for a cell task (`nil` for a plain one).
-  func addTask(
-    key: TaskKey, binding: CellBinding?, content: PreparedContent?, discardable: Bool,
-    estimatedCost: TimeInterval?, resultBytes: (@Sendable (any Sendable) -> Int)?,
-    prepare: PreparationPlace,
-    apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
-  ) -> IdleTaskHandle {
-    let cost = estimatedCost == nil ? nil : Validation.estimatedCost(estimatedCost)
-    guard !queue.isInvalidated else { return IdleTaskHandle(queue: nil, seq: 0) }
-    return addTask(
-      key: key, binding: binding, content: content, discardable: discardable, cost: cost, resultBytes: resultBytes,
-      prepare: prepare, apply: apply)
-  }
-
-  private func addTask(
-    key: TaskKey, binding: CellBinding?, content: PreparedContent?, discardable: Bool, cost: UInt64?,
-    resultBytes: (@Sendable (any Sendable) -> Int)?, prepare: PreparationPlace,
-    apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
-  ) -> IdleTaskHandle {
-    // A result kept for this content applies at once: the row shows it in this very `cellForRowAt`. (Results that
-    // arrived go to the cache first, so that a row shown from one passes the calls before its own.)
+  /// What ``Preparer``'s `addTask` forms do first: the result the cache keeps for `content`, counted a cache hit (the
+  /// caller applies it at once, inside `cellForRowAt`, so the row shows it in its first frame; no task is queued).
+  /// Results that arrived go to the cache first, so that a row shown from one passes the calls before its own.
+  func cachedResult(for content: PreparedContent?) -> (any Sendable)? {
     if content != nil, cache.limit > 0, hasArrivals { takeInPreparedResults() }
     if let content, let call = cache.wantedCall(of: content) { rowShown(fromCall: call) }
-    if let value = cachedValue(for: content) {
-      cacheHits += 1
-      noteCacheRoom()
-      apply(binding?.record.cell, value)
-      return IdleTaskHandle(queue: nil, seq: 0)
-    }
-    var run: PreparationRun
-    var isNew = false
-    var isJoiningPrefetch = false
+    guard let value = cachedValue(for: content) else { return nil }
+    cacheHits += 1
+    noteCacheRoom()
+    return value
+  }
+
+  /// A request for `content`'s preparation: the one in flight it will join, or a new one. It counts once its task is
+  /// queued (``start(_:resultBytes:)``).
+  func makeRequest(
+    content: PreparedContent?, cell: AnyObject?, discardable: Bool, prepare: PreparationPlace,
+    apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
+  ) -> PreparedRequest {
+    let run: PreparationRun
     if let content, let shared = inFlight[content], shared.line.isJoinable(shared) {
       // Waiting, running, or finished with its result on the way to a pass (a row reloaded meanwhile).
       run = shared
-      isJoiningPrefetch = shared.isPrefetched
     } else {
       run = PreparationRun(line: line(for: prepare), content: content, resultBytes: nil, prepare: prepare)
-      isNew = true
-      if let content {
+    }
+    return PreparedRequest(client: self, run: run, cell: cell, isDiscardable: discardable, apply: apply)
+  }
+
+  /// `request`'s task was queued: it joins its preparation, or submits it if it is new. A task that left at once (its
+  /// queue had ended, or was full of tasks that go first, or a callback configured its cell again) does neither.
+  func start(_ request: PreparedRequest, resultBytes: (@Sendable (any Sendable) -> Int)?) {
+    guard request.isLive else { return }
+    let run = request.run
+    run.adoptResultBytes(resultBytes, for: request)
+    run.requests.append(request)
+    if run.content.map({ inFlight[$0] !== run }) ?? true {
+      if let content = run.content {
         noteNewRun(for: content)
         inFlight[content] = run
       }
-    }
-    let request = PreparedRequest(
-      client: self, run: run, binding: binding, isDiscardable: discardable, apply: apply)
-    run.adoptResultBytes(resultBytes, for: request)
-    run.requests.append(request)
-    if isNew {
       // Not shared with a worker yet: its counts are set before the pool sees it.
+      request.joined(adjusting: false)
       run.life = PreparationLife(requests: request.counts)
       run.line.submit(run)
     } else {
-      request.join()
+      let isJoiningPrefetch = run.isPrefetched
+      request.joined(adjusting: true)
       // A pending prefetch of this content ends: the preparation is this task's now (visible work).
-      if isJoiningPrefetch, let content { prefetchTakenOver(run, key: content) }
+      if isJoiningPrefetch, let content = run.content { prefetchTakenOver(run, key: content) }
     }
-    if let binding, binding.state != .stale {  // (stale already if the cell was configured again meanwhile)
-      binding.record.addLaterTask(request)
-    }
-    let handle = queue.enqueue(
-      key: key, QueuedTask(work: .later(request), binding: binding, estimatedCost: cost), discardable: discardable)
-    request.seq = handle.seq
-    return handle
   }
 
   /// The result the cache keeps for `content` (``addTask`` took in what had arrived first). Without a cache, the task
@@ -119,7 +105,6 @@ extension QueuePreparation {
       if let content = run.content, inFlight[content] === run {
         inFlight[content] = nil
       }
-      var removed: [TaskList<QueuedTask>.Removal] = []
       switch outcome {
       case .success(let value):
         run.arrival = .value
@@ -140,42 +125,33 @@ extension QueuePreparation {
           if run.hasLiveRequests { run.cachePin = cache.pin(content) }
         }
         prefetchArrived(run, succeeded: true)
-        for request in run.requests {
-          // Also to tasks whose configuration was replaced while it was prepared: they leave as stale after
-          // their preparation, at once.
-          request.deliver(value)
-          if request.binding?.state == .stale, let removal = queue.list.skipAsStale(request.seq) {
-            removed.append(removal)
-          }
-        }
+        for request in run.requests { request.deliver(value) }
       case .failure:
         run.arrival = .error
         prefetchArrived(run, succeeded: false)
         for request in run.requests where request.isLive {
           // Cancelled in the queue's counts, failed in preparation's.
-          if let removal = queue.list.cancel(request.seq) {
-            failed += 1
-            removed.append(removal)
-          }
+          if request.cancelTask?() == true { failed += 1 }
         }
       }
-      queue.release(removed)
       settleIfDone(run)
     }
     isTakingIn = wasTakingIn
     noteCacheRoom()
-    queue.onlyParkedLeft = false
-    if !queue.list.isEmpty { queue.frameClock?.start() }
+    queue.laterWorkArrived()
   }
 
-  /// A new configuration of a cell replaced the one this prepared task belongs to: it leaves at once, as
-  /// stale (`IdleQueue.Statistics.staleAfterPrepare` says whether its result had arrived by
-  /// then), so that a preparation no other task waits for is dropped if it has not started, or told it is
-  /// cancelled. A preparation with content that loses its last task this way is held joinable until the main
-  /// thread has finished what it is doing (the `cellForRowAt` that called `bind`): the task the same call
-  /// adds next for the same content joins it instead of starting it again.
-  func detached(_ request: PreparedRequest) {
+  /// A prepared task left the queue without running (its cell configured again or released, evicted, cancelled, or
+  /// its queue ended): it stops counting in its preparation, which is dropped if no task waits for it and it has not
+  /// started, or told it is cancelled. A preparation with content that loses its last task this way is held joinable
+  /// until the main thread has finished what it is doing (the `cellForRowAt` that called `bind`): the task the same
+  /// call adds next for the same content joins it instead of starting it again.
+  func abandoned(_ request: PreparedRequest) {
     guard request.isLive else { return }
+    guard request.hasJoined else {
+      request.leave()  // it left inside `addLaterTask`: it never counted
+      return
+    }
     let run = request.run
     if run.content != nil, run.arrival == .none, !run.isPrefetched,
       !held.contains(where: { $0 === run }),
@@ -183,11 +159,7 @@ extension QueuePreparation {
     {
       hold(run)
     }
-    if let removal = queue.list.skipAsStale(request.seq) {
-      queue.release([removal])
-    } else {
-      requestLeft(request)  // out of the list already (its apply is running)
-    }
+    preparedTaskLeft(request)
   }
 
   /// Keeps `run` joinable (one more live count) until ``releaseHeldRuns()``, which the next pass or the
@@ -220,30 +192,21 @@ extension QueuePreparation {
     }
   }
 
-  /// Drops the waiting tasks of `run` whose cell was released (the main thread's answer to a running
-  /// preparation's `isCancelled()` poll): with none left, the preparation is told it is cancelled.
+  /// Stops counting the tasks of `run` whose cell was released (the main thread's answer to a running preparation's
+  /// `isCancelled()` poll): with none left, the preparation is told it is cancelled. Their tasks leave the queue as
+  /// stale at its next pass.
   func dropReleasedCells(of run: PreparationRun) {
     line.cellsChecked(run)
-    var removed: [TaskList<QueuedTask>.Removal] = []
-    for request in run.requests where request.isLive {
-      guard let binding = request.binding, !binding.record.isAlive else { continue }
-      if let removal = queue.list.skipAsStale(request.seq) { removed.append(removal) }
-    }
-    queue.release(removed)
+    for request in run.requests where request.isLive && request.cellIsGone { preparedTaskLeft(request) }
   }
 
-  /// A prepared task left the list as `fate` (or ran, `.executed`).
-  func preparedTaskLeft(_ request: PreparedRequest, fate: TaskFate) {
-    // After its prepare: the result had arrived — taken in, or finished and on its way to the main thread.
-    if fate == .stale, request.hasArrived || request.run.line.hasFinished(request.run) {
-      staleAfterPrepare += 1
-    }
-    // Out of its preparation's requests too: the two hold each other, and a preparation that never arrives (dropped
-    // before it started, or running when the queue ended) is never settled, which would keep both alive.
+  /// A prepared task ran, or left: it is out of its preparation's requests too. The two hold each other, and a
+  /// preparation that never arrives (dropped before it started, or running when the queue ended) is never settled,
+  /// which would keep both alive.
+  func preparedTaskLeft(_ request: PreparedRequest) {
     request.run.requests.removeAll { $0 === request }
     request.run.forgetResultBytes(of: request)
     requestLeft(request)
-    request.binding?.record.removeLaterTask(request)
   }
 
   /// Takes `request` out of its preparation's counts; a preparation no task waits for any more is settled.
@@ -272,12 +235,13 @@ extension QueuePreparation {
     if run.arrival == .value, !run.applied, !run.keptForLater { wasted += 1 }
   }
 
-  /// Runs a prepared task's apply (its result has arrived and its configuration is current).
-  func applyPrepared(_ request: PreparedRequest, cell: AnyObject?) {
+  /// Runs a prepared task's apply (its result has arrived and its cell still shows its row): its task runs.
+  func ran(_ request: PreparedRequest, cell: AnyObject?) {
     guard let value = request.value else { return }
     // Counted applied before the apply runs: an apply that configures its cell again (a row reloaded for its
     // new height) takes the task out of its preparation meanwhile, which must not find the preparation wasted.
     request.run.applied = true
     request.apply(cell, value)
+    preparedTaskLeft(request)
   }
 }

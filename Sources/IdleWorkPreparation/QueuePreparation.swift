@@ -24,14 +24,12 @@ final class QueuePreparation {
   let cache: ResultCache
   /// Preparations that have not finished, by content: a task for the same content joins one of these.
   var inFlight: [PreparedContent: PreparationRun] = [:]
-  /// Stale tasks whose result had arrived (see ``Preparer/Statistics-swift.struct/staleAfterPrepare``).
-  var staleAfterPrepare = 0
   /// Preparations finished and applied by no task (see ``Preparer/Statistics-swift.struct/wastedPreparations``).
   var wasted = 0
   /// Prepared tasks whose preparation threw (see ``Preparer/Statistics-swift.struct/failed``).
   var failed = 0
   /// Preparations kept joinable for a moment after a new configuration of their cell took their last request, so a
-  /// reload of the row with the same content joins the running preparation (see ``detached(_:)``).
+  /// reload of the row with the same content joins the running preparation (see ``abandoned(_:)``).
   var held: [PreparationRun] = []
   /// Whether a release of ``held`` is on its way to the main queue.
   var releaseOfHeldPending = false

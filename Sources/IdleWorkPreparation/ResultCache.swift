@@ -83,7 +83,7 @@ final class ResultCache {
   var pinnedBytes = 0
   /// How many entries were linked or unlinked so far: tests check each operation adds a constant.
   var entriesTouched = 0
-  /// Prefetched results that left the cache before any task used them (`IdleQueue.Statistics.wastedPreparations`).
+  /// Prefetched results that left the cache before any task used them (``Preparer/Statistics-swift.struct/wastedPreparations``).
   var unusedPrefetchesDropped = 0
 
   private var nextGeneration = 0

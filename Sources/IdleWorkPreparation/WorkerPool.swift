@@ -2,7 +2,7 @@ import Foundation
 import IdleWork
 
 /// The one process-wide pool of workers that runs every queue's preparations (``shared``), so an app with a queue per
-/// screen still has at most ``limit`` running at once: the largest `IdleQueue.Configuration.workers` of its
+/// screen still has at most ``limit`` running at once: the largest `Preparer.Configuration.workers` of its
 /// queues. Each queue reaches it through its own ``PreparationLine``, bounded by its own `workers`.
 ///
 /// The pool keeps its own list of preparations not started, so unstarted work can be removed and the order is the app's

@@ -77,12 +77,12 @@ public final class ManualPassDriver {
   /// driver — and returns how many ran. Their results arrive as a worker's do: ``isPassRequested`` turns
   /// `true`, and the next pass applies them. A preparation whose cell is off screen waits, as with workers;
   /// so do prefetches whose results have no room in the cache beside those rows about to appear still want (until
-  /// rows are shown), and, before the cache has seen a result, once as many as the queue's `workers` wait for a
+  /// rows are shown), and, before the cache has seen a result, once as many as its preparer's `workers` wait for a
   /// pass; at most four per worker wait (run ``runPass()``, then this again).
   ///
   /// ```swift
   /// let thumbnail = Preparation { (url: URL, _) in try decode(url) }
-  /// queue.addTask(for: cell, at: 0, prepare: thumbnail, from: url) { cell, image in cell.image = image }
+  /// Preparer(queue: queue).addTask(for: cell, at: 0, prepare: thumbnail, from: url) { cell, image in cell.image = image }
   /// driver.runPreparations()   // the preparation, here and now
   /// driver.runPass()           // the apply
   /// ```

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A cell task's link to its cell: the cell's record and the configuration the task was queued for.
-package struct CellBinding {
-  package let record: CellRegistry.Record
+struct CellBinding {
+  let record: CellRegistry.Record
   let configuration: UInt64
 
   /// A binding to `record`'s current configuration.
@@ -12,7 +12,7 @@ package struct CellBinding {
   }
 
   /// Runnable while the cell is alive, still in this configuration and on screen.
-  @MainActor package var state: EntryState {
+  @MainActor var state: EntryState {
     guard record.isAlive, record.configuration == configuration else { return .stale }
     return record.isDisplayed ? .runnable : .parked
   }

@@ -22,32 +22,32 @@ import Foundation
 /// screen, but run if it is shown again through `willDisplay` without a new `cellForRowAt` (collection view
 /// prefetching does that), and they are the first evicted after stale tasks.
 @MainActor
-package final class CellRegistry {
+final class CellRegistry {
   /// One cell's state. Tasks hold the record and the configuration they belong to.
-  package final class Record {
+  final class Record {
     /// The cell, while it is alive. A weak reference, on every platform: the one liveness path, which iOS
     /// runs and the tests here run too. (On Apple platforms a UIKit cell is an Objective-C object, whose
     /// retains a weak reference leaves fast; a native Swift object gets a side table, which slows its retains a
     /// little — AddTaskCost measures the cell form with it.) A new object at a freed cell's address is told
     /// apart because this reference is `nil` for the freed one (see ``isRecord(of:)``).
-    package weak var cell: AnyObject?
+    weak var cell: AnyObject?
     /// The item the cell was last configured for; a cell task's key unless the caller gives one.
-    package private(set) var item: TaskKey
+    private(set) var item: TaskKey
     private(set) var configuration: UInt64
-    package var isDisplayed = true
+    var isDisplayed = true
     /// The later tasks of the current configuration (see ``LaterWork``) not yet run; `nil` until the cell gets
     /// one. They are told when the cell goes off screen or comes back, and a new configuration makes them leave
     /// at once, so that work for the old one that has not started is dropped.
     private(set) var laterTasks: [any LaterWork]?
 
     /// A later task of this configuration starts waiting.
-    package func addLaterTask(_ task: any LaterWork) {
+    func addLaterTask(_ task: any LaterWork) {
       if laterTasks == nil { laterTasks = [] }
       laterTasks!.append(task)
     }
 
     /// A later task left (ran, or left the queue otherwise): it is no longer told of the cell.
-    package func removeLaterTask(_ task: any LaterWork) {
+    func removeLaterTask(_ task: any LaterWork) {
       guard var tasks = laterTasks else { return }
       tasks.removeAll { $0 === task }
       laterTasks = tasks.isEmpty ? nil : tasks
@@ -66,7 +66,7 @@ package final class CellRegistry {
     }
 
     /// Whether the cell is alive.
-    package var isAlive: Bool { cell != nil }
+    var isAlive: Bool { cell != nil }
 
     /// Whether `cell` is this record's cell: the same object, not a new one at a freed cell's address (whose
     /// weak reference reads `nil`).
@@ -107,7 +107,7 @@ package final class CellRegistry {
   }
 
   /// The cell's current configuration if it is for `item`; otherwise a new one.
-  package func configuration<Item: Hashable>(of cell: AnyObject, for item: Item) -> CellBinding {
+  func configuration<Item: Hashable>(of cell: AnyObject, for item: Item) -> CellBinding {
     if let record = live(cell), record.item.matches(item) { return CellBinding(current: record) }
     return bind(cell, to: item)
   }

@@ -91,7 +91,7 @@ public final class IdleQueue {
   /// - Parameters:
   ///   - key: groups tasks for ``cancelTasks(forKey:)``; several tasks may share a key.
   ///   - droppable: a task the queue may drop first: evicted before every other runnable task when the queue is full,
-  ///     dropped on a memory warning, and (for a prepared task) prepared after visible work. Use it for prefetches.
+  ///     and dropped on a memory warning. Use it for work a user would not miss at once.
   ///   - replacesPending: last wins: every task still pending with this key is cancelled and `task` goes to the
   ///     back, so the same request made five times in one turn runs once.
   ///   - estimatedCost: seconds you expect `task` to take, if you know better than the queue's prediction; with

@@ -5,7 +5,7 @@
 public struct IdleTaskHandle {
   /// The queue the task was added to; `nil` once it is freed, or when nothing was queued.
   weak var queue: QueueCore?
-  package let seq: UInt64
+  let seq: UInt64
 
   package init(queue: QueueCore?, seq: UInt64) {
     self.queue = queue

@@ -19,7 +19,9 @@ import Foundation
 /// thread and counts nothing more. Work that never comes leaves the task pending until one of those happens.
 public struct LaterTask<Cell>: Sendable {
   let handover: AwaitedWork<Cell>.Handover
-  let handle: IdleTaskHandle
+  /// The task, to ask whether it is still pending or to cancel it (its work, come or not, is then released). A task the
+  /// queue did not keep is not pending.
+  public let handle: IdleTaskHandle
 
   /// The task `handle` refers to. One the queue did not keep (it had ended, or was full of tasks that go first) has
   /// left already: work handed over is only released, and `onAbandon` was called (now, if the queue had ended).
@@ -36,10 +38,6 @@ public struct LaterTask<Cell>: Sendable {
   public func fulfill(_ work: consuming @escaping @MainActor @Sendable (Cell) -> Void) {
     handover.fulfill(AwaitedWork<Cell>.Work(run: consume work))
   }
-
-  /// Cancels the task if it is still pending (its work, come or not, is released); returns whether it was.
-  @MainActor @discardableResult
-  public func cancel() -> Bool { handle.cancel() }
 }
 
 extension IdleQueue {
@@ -60,11 +58,12 @@ extension IdleQueue {
   ///   - droppable: as in ``addTask(key:droppable:replacesPending:estimatedCost:_:)``.
   ///   - estimatedCost: seconds the work takes, if you know better than the queue's prediction.
   ///   - onDisplayChange: called on the main thread when the cell goes off screen (`false`,
-  ///     ``cellDidEndDisplaying(_:at:)``) or comes back (`true`, ``cellWillDisplay(_:at:)``) while the task waits.
+  ///     ``cellDidEndDisplaying(_:at:)``) or comes back (`true`, ``cellWillDisplay(_:at:)``) while the task waits;
+  ///     at once, with `false`, if the cell is off screen when the task is added.
   ///   - onAbandon: called once, on the main thread, if the task leaves without running: its cell was configured
   ///     again (at once, inside ``bind(_:to:)``), it was evicted or cancelled, or its queue ended. Stop the loader
   ///     here.
-  /// - Returns: the task, to hand its work to (from any thread) or cancel.
+  /// - Returns: the task, to hand its work to (from any thread), or cancel through its ``LaterTask/handle``.
   public func addLaterTask<Cell: AnyObject>(
     for cell: Cell, at item: some Hashable, key: AnyHashable? = nil, droppable: Bool = false,
     estimatedCost: TimeInterval? = nil, onDisplayChange: (@MainActor (_ isDisplayed: Bool) -> Void)? = nil,
@@ -83,6 +82,7 @@ extension IdleQueue {
       awaited.seq = handle.seq
       awaited.record = binding.record
       binding.record.addLaterTask(awaited)
+      if !binding.record.isDisplayed { onDisplayChange?(false) }
     }
     return LaterTask(awaited, handle)
   }
@@ -95,7 +95,7 @@ extension IdleQueue {
   ///   - estimatedCost: seconds the work takes, if you know better than the queue's prediction.
   ///   - onAbandon: called once, on the main thread, if the task leaves without running: it was evicted or
   ///     cancelled, or its queue ended.
-  /// - Returns: the task, to hand its work to (from any thread) or cancel.
+  /// - Returns: the task, to hand its work to (from any thread), or cancel through its ``LaterTask/handle``.
   public func addLaterTask(
     key: some Hashable, droppable: Bool = false, estimatedCost: TimeInterval? = nil,
     onAbandon: (@MainActor () -> Void)? = nil

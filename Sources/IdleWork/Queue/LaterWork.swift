@@ -4,7 +4,7 @@ import Foundation
 /// capacity slot, is passed over until it is ready, goes stale, parked, evicted or cancelled like any task, and
 /// tells its owner how it left. The queue knows nothing else of where its work comes from.
 @MainActor
-package protocol LaterWork: AnyObject {
+protocol LaterWork: AnyObject {
   /// Whether the work can run now (its result arrived).
   var isReady: Bool { get }
   /// Runs the work, given its cell (`nil` for a task without one).

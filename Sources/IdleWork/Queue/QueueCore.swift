@@ -17,7 +17,7 @@ package final class QueueCore {
   nonisolated let isShared: Bool
   /// The frame clock, if the configuration fits passes to frames and has one. Made by ``start()`` on the main
   /// thread (a source's factory is main-actor); `nil` until then.
-  package var frameClock: FrameClock?
+  var frameClock: FrameClock?
   /// What ``start()`` needs, kept from the initializer (which may run on any thread); `nil` once started.
   var startup: Startup?
   /// Predicts the next task's cost from measured ones.
@@ -40,14 +40,14 @@ package final class QueueCore {
   /// The pending tasks.
   // `nonisolated(unsafe)`: the language's only way for the initializer (any thread) to store this non-`Sendable`
   // value; that is before the queue is shared, and every other access is by this main-actor class's members.
-  package nonisolated(unsafe) var list: TaskList<QueuedTask>
+  nonisolated(unsafe) var list: TaskList<QueuedTask>
   let inbox: BackgroundInbox
-  package let cells = CellRegistry()
+  let cells = CellRegistry()
   let notificationObservers = NotificationObservers()
   package private(set) var isInvalidated = false
   /// Set when a pass found only parked tasks (cells off screen): no pass is asked for until a task is
   /// added or a cell is shown again, so an off-screen cell's work never keeps the loop spinning.
-  package var onlyParkedLeft = false
+  var onlyParkedLeft = false
   /// Whether the driver was asked to measure commits (see ``enqueue(key:_:discardable:)``).
   private(set) var measuresCommits = false
 
@@ -57,7 +57,7 @@ package final class QueueCore {
   }
 
   /// What ``IdleQueue``'s `maximumQueueLength` does.
-  var maximumQueueLength: Int {
+  package var maximumQueueLength: Int {
     get { list.capacity }
     set {
       Validation.require(Validation.queueLengthFailure(newValue))
@@ -137,6 +137,18 @@ package final class QueueCore {
     cells.bind(cell, to: item)
   }
 
+  /// `cell` shows `item`: its current configuration stands if it is for `item`, otherwise a new one starts (its tasks
+  /// for another item are stale), as when a task is added for it.
+  package func cell(_ cell: AnyObject, shows item: some Hashable) {
+    _ = cells.configuration(of: cell, for: item)
+  }
+
+  /// Work of later tasks arrived in this pass's take-in: the queue may run them, so its frame clock runs.
+  package func laterWorkArrived() {
+    onlyParkedLeft = false
+    if !list.isEmpty { frameClock?.start() }
+  }
+
   /// What ``IdleQueue``'s `cellWillDisplay(_:at:)` does.
   func cellWillDisplay(_ cell: AnyObject, at item: some Hashable) {
     let record = cells.configuration(of: cell, for: item).record
@@ -201,7 +213,7 @@ package final class QueueCore {
   // MARK: Internals
 
   @discardableResult @inline(__always)
-  package func enqueue(key: consuming TaskKey, _ task: consuming QueuedTask, discardable: Bool) -> IdleTaskHandle {
+  func enqueue(key: consuming TaskKey, _ task: consuming QueuedTask, discardable: Bool) -> IdleTaskHandle {
     guard !isInvalidated else { return IdleTaskHandle(queue: nil, seq: 0) }
     // A cell task may go stale; a prepared one is passed over until its result arrives.
     let canBeStale: Bool
@@ -228,7 +240,7 @@ package final class QueueCore {
   }
 
   /// Tells prepared tasks how they left, and signposts evictions; the payloads are freed when `removed` goes.
-  package func release(_ removed: [TaskList<QueuedTask>.Removal]) {
+  func release(_ removed: [TaskList<QueuedTask>.Removal]) {
     for removal in removed {
       if case .later(let work) = removal.entry.payload.work { work.left(removal.fate) }
       guard removal.fate != .executed else { continue }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What the queue stores for each task: its work, its optional cell binding and the caller's cost estimate.
-package struct QueuedTask {
-  package enum Work {
+struct QueuedTask {
+  enum Work {
     /// Runs once.
     case once(@MainActor () -> Void)
     /// Runs once, given its cell (read from the binding's record just before it runs).
@@ -32,9 +32,9 @@ package struct QueuedTask {
   /// The caller's estimate of one run (or slice), in nanoseconds; `UInt64.max` for none (a sentinel
   /// rather than an optional, which would pad the entry by a word).
   private let costEstimate: UInt64
-  package var work: Work
+  var work: Work
 
-  package init(work: Work, binding: CellBinding? = nil, estimatedCost: UInt64? = nil) {
+  init(work: Work, binding: CellBinding? = nil, estimatedCost: UInt64? = nil) {
     self.work = work
     self.binding = binding
     self.costEstimate = estimatedCost ?? .max
@@ -49,11 +49,11 @@ package struct QueuedTask {
   }
 
   /// The caller's estimate in nanoseconds; `nil` lets the queue predict the cost.
-  package var estimatedCost: UInt64? { costEstimate == .max ? nil : costEstimate }
+  var estimatedCost: UInt64? { costEstimate == .max ? nil : costEstimate }
 
   /// Runnable, stale (its cell is gone or was configured again), parked (its cell is off screen) or preparing (a
   /// prepared task whose result has not arrived). Other tasks are always runnable.
-  @MainActor package var state: EntryState {
+  @MainActor var state: EntryState {
     let state = binding?.state ?? .runnable
     guard state == .runnable, case .later(let work) = work, !work.isReady else { return state }
     return .preparing

@@ -6,14 +6,14 @@ import Foundation
 /// `Int`, `IndexPath` (cell tasks) and `String` keys are stored as themselves; any other key is boxed once.
 /// The hash is not computed on addition: the list hashes pending keys lazily, the first time a cancellation
 /// by key scans them.
-package enum TaskKey {
+enum TaskKey {
   case int(Int)
   case indexPath(IndexPath)
   case string(String)
   case other(Box)
 
   /// A key of another type, boxed so that the enum stays small.
-  package final class Box {
+  final class Box {
     let base: any Hashable
     init(_ base: any Hashable) { self.base = base }
 
@@ -24,7 +24,7 @@ package enum TaskKey {
     }
   }
 
-  package init<Key: Hashable>(_ key: Key) {
+  init<Key: Hashable>(_ key: Key) {
     // An `AnyHashable` key (the cell forms' optional `key:`) is the value it wraps.
     if Key.self == AnyHashable.self, let wrapped = AnyHashable(key).base as? any Hashable {
       self = TaskKey(wrapped)
@@ -39,7 +39,7 @@ package enum TaskKey {
     }
   }
 
-  package init(_ indexPath: IndexPath) {
+  init(_ indexPath: IndexPath) {
     self = .indexPath(indexPath)
   }
 

@@ -1,5 +1,5 @@
 /// Whether a pending entry may run now, as the caller's predicate judges it.
-package enum EntryState: Sendable, Hashable {
+enum EntryState: Sendable, Hashable {
   case runnable
   /// It never will: its cell is gone or was configured again. It leaves the list, counted as stale.
   case stale
@@ -11,7 +11,7 @@ package enum EntryState: Sendable, Hashable {
 }
 
 /// How a task left the queue.
-package enum TaskFate: Sendable, Hashable {
+enum TaskFate: Sendable, Hashable {
   case executed
   /// Its cell was gone or was configured again when its turn came, or when the queue overflowed.
   case stale
@@ -34,7 +34,7 @@ package enum TaskFate: Sendable, Hashable {
 ///
 /// Cancel-by-key scans a parallel array of key hashes, computed lazily, so an addition never cancelled by key
 /// costs no hashing, and it stays O(n) when many tasks share one key.
-package struct TaskList<Payload> {
+struct TaskList<Payload> {
   struct Entry {
     let seq: UInt64
     let key: TaskKey
@@ -74,13 +74,13 @@ package struct TaskList<Payload> {
     case restart
   }
 
-  package struct Removal {
+  struct Removal {
     let entry: Entry
     let fate: TaskFate
   }
 
   /// The maximum number of pending entries; `0...Int.max`.
-  package var capacity: Int
+  var capacity: Int
   // Storage and counts, touched only by `TaskList` and its `+Storage` extension.
   var statistics = IdleQueue.Statistics()
 
@@ -106,7 +106,7 @@ package struct TaskList<Payload> {
   }
 
   var count: Int { statistics.pending }
-  package var isEmpty: Bool { statistics.pending == 0 }
+  var isEmpty: Bool { statistics.pending == 0 }
 
   var first: Entry? {
     if stragglerHead < stragglers.count { return stragglers[stragglerHead].entry }
@@ -206,9 +206,9 @@ package struct TaskList<Payload> {
     return Removal(entry: entry, fate: .executed)
   }
 
-  package mutating func skipAsStale(_ seq: UInt64) -> Removal? { remove(seq, as: .stale) }
+  mutating func skipAsStale(_ seq: UInt64) -> Removal? { remove(seq, as: .stale) }
 
-  package mutating func cancel(_ seq: UInt64) -> Removal? { remove(seq, as: .cancelled) }
+  mutating func cancel(_ seq: UInt64) -> Removal? { remove(seq, as: .cancelled) }
 
   mutating func evict(_ seq: UInt64) -> Removal? { remove(seq, as: .evicted) }
 

@@ -1,7 +1,7 @@
 /// Stops the program with a message naming the bad parameter and its valid range (`fatalError`, so the message
 /// is printed in optimized builds too).
-package enum Validation {
-  package static func require(_ failure: String?) {
+enum Validation {
+  static func require(_ failure: String?) {
     if let failure { fatalError(failure) }
   }
 
@@ -25,7 +25,7 @@ package enum Validation {
   }
 
   /// The caller's estimate in nanoseconds, validated.
-  package static func estimatedCost(_ cost: Double?) -> UInt64? {
+  static func estimatedCost(_ cost: Double?) -> UInt64? {
     guard let cost else { return nil }
     require(estimatedCostFailure(cost))
     return UInt64(min((cost * 1e9).rounded(), Double(UInt64.max / 4)))

@@ -4,7 +4,7 @@
 ///
 /// For a slice that sizes itself to `timeRemaining` the queue records its longest stretch between clock reads
 /// (one step), not the whole slice. Pure value: durations are nanoseconds from the injected clock.
-package struct CostPredictor {
+struct CostPredictor {
   /// The kinds of work predicted separately.
   enum Kind: Int {
     /// A one-shot task added by key (or from another thread).
@@ -22,7 +22,7 @@ package struct CostPredictor {
 
   /// The weight of the newest measurement: follows a change within a few tasks, yet one outlier moves the
   /// prediction by only a quarter of its excess.
-  package static let weight = 0.25
+  static let weight = 0.25
 
   private var task: Double?
   private var slice: Double?

@@ -45,7 +45,7 @@ final class ClosureFrameClockSource: FrameClockSource {
 /// frames, so it follows a change of display rate. A passed deadline makes a pass wait rather than spin;
 /// one still passed after ``staleAfter(frameLength:)`` means the clock has stopped (``FrameReading/noFrame``).
 @MainActor
-package final class FrameClock {
+final class FrameClock {
   /// Frames whose longest time left make up the estimated frame length.
   static let recentFrames = 4
   /// Two readings belong to the same frame when their deadlines (`now + timeLeft`) differ by at most this.
@@ -63,7 +63,7 @@ package final class FrameClock {
   }
 
   /// Starts the source. A passed deadline seen before is forgotten: the queue was drained meanwhile.
-  package func start() {
+  func start() {
     guard !isRunning else { return }
     isRunning = true
     passedSince = nil

@@ -67,4 +67,16 @@ final class PreparedLifetimeTests: XCTestCase {
   func testQueueReleasedWhileRendersRun() {
     MainActor.assumeIsolated { Self.endWhileRendersRun(release: true) }
   }
+
+  /// A preparer made for a queue that had ended holds no line in the process's pool: its workers do not size the pool
+  /// for the rest of the process.
+  func testAPreparerOfAnEndedQueueLeavesThePool() {
+    MainActor.assumeIsolated {
+      let queue = IdleQueue()
+      queue.invalidate()
+      let preparer = Preparer(queue: queue, configuration: .init(workers: 1))
+      XCTAssertTrue(preparer.half.line.isClosed, "its line was opened in the shared pool and never closed")
+      XCTAssertNil(WorkerPool.shared.lines[ObjectIdentifier(preparer.half.line)])
+    }
+  }
 }

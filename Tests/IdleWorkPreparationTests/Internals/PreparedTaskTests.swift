@@ -67,7 +67,6 @@ final class PreparedTaskTests: XCTestCase {
       XCTAssertEqual(cell.shown, ["row 1"])
       let s = queue.counts
       XCTAssertEqual(s.skippedAsStale, 1)
-      XCTAssertEqual(queue.counts.staleAfterPrepare, 0)
       XCTAssertEqual(queue.counts.wastedPreparations, 0)
       XCTAssertTrue(s.isBalanced, s.summary)
     }
@@ -91,7 +90,6 @@ final class PreparedTaskTests: XCTestCase {
       XCTAssertEqual(cell.shown, [])
       let s = queue.counts
       XCTAssertEqual(s.skippedAsStale, 1)
-      XCTAssertEqual(queue.counts.staleAfterPrepare, 1)
       XCTAssertEqual(queue.counts.wastedPreparations, 1)
       XCTAssertTrue(s.isBalanced, s.summary)
     }

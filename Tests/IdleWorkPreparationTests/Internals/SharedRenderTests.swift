@@ -111,7 +111,6 @@ final class SharedRenderTests: XCTestCase {
       let s = queue.counts
       XCTAssertEqual(queue.counts.failed, 2)
       XCTAssertEqual(s.skippedAsStale, 1)
-      XCTAssertEqual(queue.counts.staleAfterPrepare, 0)
       XCTAssertEqual(queue.counts.wastedPreparations, 0)
       XCTAssertEqual(s.pending, 0)
       assertPreparedBalanced(queue)

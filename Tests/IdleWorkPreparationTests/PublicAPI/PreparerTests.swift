@@ -60,4 +60,25 @@ final class PreparerTests: XCTestCase {
     XCTAssertEqual(configuration.resultCacheLimit, 32 << 20)
     XCTAssertEqual(configuration.workers, min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 6))
   }
+
+  /// A prepared task added for a cell that is off screen (still showing its row) waits unstarted until the cell comes
+  /// back: visible rows' preparations go first.
+  func testATaskForACellOffScreenWaitsUnstartedUntilItComesBack() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      let preparer = Preparer(queue: queue)
+      let photo = Preparation { (name: String, _) in "photo \(name)" }
+      let cell = PhotoCell()
+      queue.bind(cell, to: 0)
+      queue.cellDidEndDisplaying(cell, at: 0)
+      preparer.addTask(for: cell, at: 0, prepare: photo, from: "a") { cell, image in cell.shown.append(image) }
+      XCTAssertEqual(driver.runPreparations(), 0, "an off-screen cell's preparation started")
+      queue.cellWillDisplay(cell, at: 0)
+      XCTAssertEqual(driver.runPreparations(), 1)
+      driver.drain()
+      XCTAssertEqual(cell.shown, ["photo a"])
+      assertBalanced(preparer)
+    }
+  }
 }

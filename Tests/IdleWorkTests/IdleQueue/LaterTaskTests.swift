@@ -113,8 +113,8 @@ final class LaterTaskTests: XCTestCase {
       var ran: [String] = []
       let cancelled = queue.addLaterTask(key: "cancelled")
       let evicted = queue.addLaterTask(key: "evicted")
-      XCTAssertTrue(cancelled.cancel())
-      XCTAssertFalse(cancelled.cancel(), "a task cancelled twice")
+      XCTAssertTrue(cancelled.handle.cancel())
+      XCTAssertFalse(cancelled.handle.cancel(), "a task cancelled twice")
       queue.addTask(key: "x") { ran.append("x") }
       queue.addTask(key: "y") { ran.append("y") }  // full: the oldest, the later task, goes
       let ended = queue.addLaterTask(key: "ended")  // full again: "x" goes
@@ -194,8 +194,8 @@ final class LaterTaskTests: XCTestCase {
       XCTAssertEqual(abandoned, ["stale"], "not told at once, inside bind")
       XCTAssertEqual(queue.statistics.skippedAsStale, 1)
       let cancelled = queue.addLaterTask(key: "cancelled", onAbandon: { abandoned.append("cancelled") })
-      cancelled.cancel()
-      cancelled.cancel()
+      cancelled.handle.cancel()
+      cancelled.handle.cancel()
       _ = queue.addLaterTask(key: "dropped", droppable: true, onAbandon: { abandoned.append("dropped") })
       driver.sendMemoryWarning()
       let ran = queue.addLaterTask(key: "ran", onAbandon: { abandoned.append("ran") })
@@ -229,6 +229,25 @@ final class LaterTaskTests: XCTestCase {
     }
   }
 
+  /// A task added for a cell that is off screen (its configuration stands: the same row) is told so at once, so a loader
+  /// starts it at the right priority; and again when the cell comes back.
+  func testOnDisplayChangeTellsAtOnceThatTheCellIsOffScreen() {
+    MainActor.assumeIsolated {
+      let (queue, _) = manualQueue()
+      let cell = FakeCell()
+      queue.bind(cell, to: row(1))
+      queue.cellDidEndDisplaying(cell, at: row(1))
+      var changes: [Bool] = []
+      _ = queue.addLaterTask(for: cell, at: row(1), onDisplayChange: { changes.append($0) })
+      XCTAssertEqual(changes, [false], "not told that its cell was off screen when it was added")
+      queue.cellWillDisplay(cell, at: row(1))
+      XCTAssertEqual(changes, [false, true])
+      var shownTaskChanges: [Bool] = []
+      _ = queue.addLaterTask(for: cell, at: row(1), onDisplayChange: { shownTaskChanges.append($0) })
+      XCTAssertEqual(shownTaskChanges, [], "a cell on screen is the default: nothing to tell")
+    }
+  }
+
   /// An `onAbandon` that configures the cell for a third row, called while a task for a second row is being added
   /// (the add configures the cell, which abandons the first row's task): the second row's task never runs on the
   /// cell that now shows the third; it is skipped as stale.
@@ -255,7 +274,7 @@ final class LaterTaskTests: XCTestCase {
       let cell = FakeCell()
       for index in 0..<100 {
         let later = queue.addLaterTask(for: cell, at: row(1))
-        if index % 2 == 0 { later.fulfill { _ in } } else { later.cancel() }
+        if index % 2 == 0 { later.fulfill { _ in } } else { later.handle.cancel() }
         driver.drain()
       }
       XCTAssertEqual(queue.core.cells.live(cell)?.laterTasks?.count ?? 0, 0, "the cell kept later tasks that had left")

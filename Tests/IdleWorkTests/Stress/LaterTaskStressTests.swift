@@ -63,7 +63,7 @@ final class LaterTaskStressTests: XCTestCase {
       while handOver.wait(timeout: .now()) == .timedOut {
         driver.runPass()
         passes += 1
-        if passes % 7 == 0, let (_, task) = plainTasks.randomElement(using: &rng) { task.cancel() }
+        if passes % 7 == 0, let (_, task) = plainTasks.randomElement(using: &rng) { task.handle.cancel() }
         if passes % 11 == 0 { queue.bind(cells.randomElement(using: &rng)!, to: row(-2)) }
       }
       driver.drain()

@@ -13,12 +13,10 @@ extension IdleQueue {
     prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Value,
     apply: @escaping @MainActor (Value) -> Void
   ) -> IdleTaskHandle {
-    core.preparationMade().addTask(
-      key: TaskKey(key), binding: nil, content: content.map { Self.contentKey($0, of: Value.self) },
-      discardable: droppable,
+    preparer.addTask(
+      key: key, content: content.map { Self.contentKey($0, of: Value.self) }, droppable: droppable,
       estimatedCost: estimatedCost, resultBytes: Preparer.sizing(resultBytes, hasContent: content != nil),
-      prepare: .worker(Self.erased(prepare)),
-      apply: { _, value in apply(value as! Value) })
+      prepare: .worker(Self.erased(prepare)), apply: { value in apply(value as! Value) })
   }
 
   /// The cell form of the shorthand above.
@@ -30,16 +28,13 @@ extension IdleQueue {
     prepare: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> Value,
     apply: @escaping @MainActor (Cell, Value) -> Void
   ) -> IdleTaskHandle {
-    let binding = core.cells.configuration(of: cell, for: item)
-    return core.preparationMade().addTask(
-      key: key.map { TaskKey($0) } ?? binding.record.item, binding: binding,
+    preparer.addTask(
+      for: cell, at: item, key: key.map { AnyHashable($0) },
       content: content.map { Self.contentKey($0, of: Value.self) },
-      discardable: droppable, estimatedCost: estimatedCost,
+      droppable: droppable, estimatedCost: estimatedCost,
       resultBytes: Preparer.sizing(resultBytes, hasContent: content != nil), prepare: .worker(Self.erased(prepare)),
-      apply: { cell, value in
-        // The pass hands over the task's own cell, alive and still in this configuration.
-        if let cell = cell as? Cell { apply(cell, value as! Value) }
-      })
+      // The pass hands over the task's own cell, alive and still in this configuration.
+      apply: { cell, value in apply(cell, value as! Value) })
   }
 
   /// What tasks share a render and a cached result by: their content and the type of their value, so that
