@@ -8,8 +8,9 @@ import IdleWork
 final class PreparedRequest {
   /// The preparation half that made it, which its queue owns.
   unowned let client: QueuePreparation
-  /// Several tasks share one preparation for the same content.
-  let run: PreparationRun
+  /// Several tasks share one preparation for the same content: a new one until the task joins
+  /// (``QueuePreparation/start(_:resultBytes:)`` may hand it one in flight instead).
+  private(set) var run: PreparationRun
   /// Applies the result: given the cell (`nil` for a plain task) and the value `prepare` returned.
   let apply: @MainActor (AnyObject?, any Sendable) -> Void
   /// The task's cell, if it has one: a released cell's request stops counting at once (``QueuePreparation``).
@@ -50,6 +51,12 @@ final class PreparedRequest {
     guard isLive else { return .init() }
     return .init(
       live: 1, wanted: isWanted ? 1 : 0, urgent: isWanted && !isDiscardable ? 1 : 0, cells: hasCell ? 1 : 0)
+  }
+
+  /// The task is queued and will wait for `shared`, a preparation in flight for the same content, not its own.
+  func share(_ shared: PreparationRun) {
+    precondition(!hasJoined, "IdleWork internal: a request changed its preparation after it joined one")
+    run = shared
   }
 
   /// The task is queued: its counts join the preparation's (the caller submits a new preparation with them instead).

@@ -175,6 +175,7 @@ public final class Preparer {
     estimatedCost: TimeInterval?, resultBytes: (@Sendable (any Sendable) -> Int)?, prepare: PreparationPlace,
     apply: @escaping @MainActor (Cell, any Sendable) -> Void
   ) -> IdleTaskHandle {
+    Self.check(estimatedCost)
     if let value = half.cachedResult(for: content) {
       queue.core.cell(cell, shows: item)  // its tasks for another item are stale
       apply(cell, value)
@@ -203,6 +204,7 @@ public final class Preparer {
     resultBytes: (@Sendable (any Sendable) -> Int)?, prepare: PreparationPlace,
     apply: @escaping @MainActor (any Sendable) -> Void
   ) -> IdleTaskHandle {
+    Self.check(estimatedCost)
     if let value = half.cachedResult(for: content) {
       apply(value)
       return IdleTaskHandle(queue: nil, seq: 0)
@@ -218,5 +220,11 @@ public final class Preparer {
     request.cancelTask = { task.handle.cancel() }
     half.start(request, resultBytes: resultBytes)
     return task.handle
+  }
+
+  /// Stops the program on a bad `estimatedCost`, as the queue would, also when a cache hit never queues the task.
+  nonisolated static func check(_ estimatedCost: TimeInterval?) {
+    guard let cost = estimatedCost, !(cost.isFinite && cost >= 0) else { return }
+    fatalError("IdleWork: estimatedCost \(cost) is invalid: it must be finite and >= 0 (seconds), or nil")
   }
 }

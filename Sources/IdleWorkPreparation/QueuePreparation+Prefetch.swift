@@ -171,10 +171,11 @@ extension QueuePreparation {
   }
 
   /// How a preparation's result is kept when it arrives with no task waiting: wanted, if a prefetch not passed still
-  /// waits for it; the next to go, if its prefetch ended (cancelled or passed); else as used.
+  /// waits for it; the next to go, if its prefetch ended (cancelled or passed); awaited, if it is held for a row whose
+  /// task just left (``QueuePreparation/abandoned(_:)``).
   func keeping(forArrivalOf run: PreparationRun) -> ResultCache.Keeping {
     guard let key = run.content, let pending = prefetches[key], pending.run === run else {
-      return run.wasPrefetched && !held.contains { $0 === run } ? .unwanted : .used
+      return held.contains { $0 === run } ? .awaited : .unwanted
     }
     return pending.want.lastCall < callsPassedBefore ? .unwanted : .wanted(pending.want)
   }

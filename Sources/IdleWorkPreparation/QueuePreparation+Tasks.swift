@@ -46,26 +46,26 @@ extension QueuePreparation {
     return value
   }
 
-  /// A request for `content`'s preparation: the one in flight it will join, or a new one. It counts once its task is
-  /// queued (``start(_:resultBytes:)``).
+  /// A request for `content`'s preparation, with a new preparation of its own; it counts once its task is queued
+  /// (``start(_:resultBytes:)``), which may share one in flight instead.
   func makeRequest(
     content: PreparedContent?, cell: AnyObject?, discardable: Bool, prepare: PreparationPlace,
     apply: @escaping @MainActor (AnyObject?, any Sendable) -> Void
   ) -> PreparedRequest {
-    let run: PreparationRun
-    if let content, let shared = inFlight[content], shared.line.isJoinable(shared) {
-      // Waiting, running, or finished with its result on the way to a pass (a row reloaded meanwhile).
-      run = shared
-    } else {
-      run = PreparationRun(line: line(for: prepare), content: content, resultBytes: nil, prepare: prepare)
-    }
+    let run = PreparationRun(line: line(for: prepare), content: content, resultBytes: nil, prepare: prepare)
     return PreparedRequest(client: self, run: run, cell: cell, isDiscardable: discardable, apply: apply)
   }
 
-  /// `request`'s task was queued: it joins its preparation, or submits it if it is new. A task that left at once (its
-  /// queue had ended, or was full of tasks that go first, or a callback configured its cell again) does neither.
+  /// `request`'s task was queued: it joins the preparation in flight for its content — waiting, running, or finished
+  /// with its result on the way to a pass (a row reloaded meanwhile) — or submits its own. Decided here, after the
+  /// callbacks `addLaterTask` may have run (an app's `onAbandon` may end a preparation, or start one). A task that
+  /// left at once (its queue had ended, or was full of tasks that go first, or a callback configured its cell again)
+  /// does neither.
   func start(_ request: PreparedRequest, resultBytes: (@Sendable (any Sendable) -> Int)?) {
     guard request.isLive else { return }
+    if let content = request.run.content, let shared = inFlight[content], shared.line.isJoinable(shared) {
+      request.share(shared)
+    }
     let run = request.run
     run.adoptResultBytes(resultBytes, for: request)
     run.requests.append(request)

@@ -24,6 +24,9 @@ final class ResultCache {
     case wanted(Want)
     /// A prefetch made it and no longer wants it (cancelled, or its rows passed): the first to go.
     case unwanted
+    /// Its last task left just before it arrived (a row reloaded, whose next task may apply it): the most recently
+    /// used, yet counted wasted if it leaves unused.
+    case awaited
   }
 
   /// Which prefetch calls want a result, and its place in the order rows will appear (smaller is sooner).
@@ -216,7 +219,7 @@ final class ResultCache {
     index[content] = slot
     self.bytes += bytes
     switch keeping {
-    case .used: linkAsNewest(slot)
+    case .used, .awaited: linkAsNewest(slot)
     case .unwanted: linkAsOldest(slot)
     case .wanted(let want):
       slots[slot].wanted = want

@@ -32,6 +32,8 @@ private enum BadPreparationInput: String, CaseIterable {
   case negativeEstimatedCostForPreparedTask
   case nanEstimatedCostForPreparedCellTask
   case prefetchWithoutAResultCache
+  /// A bad cost on a task whose result is kept: applied at once, never queued, and still refused.
+  case negativeEstimatedCostForACacheHit
   case zeroWorkers
   case negativeWorkersInConfiguration
   case negativeResultCacheLimit
@@ -44,6 +46,7 @@ private enum BadPreparationInput: String, CaseIterable {
     case .negativeEstimatedCostForPreparedTask: return ["estimatedCost", "-0.5", "finite", ">= 0"]
     case .nanEstimatedCostForPreparedCellTask: return ["estimatedCost", "nan", "finite", ">= 0"]
     case .prefetchWithoutAResultCache: return ["prefetch", "resultCacheLimit is 0", "1...Int.max"]
+    case .negativeEstimatedCostForACacheHit: return ["estimatedCost", "-2.0", "finite", ">= 0"]
     case .zeroWorkers: return ["workers", "0", "1...Int.max"]
     case .negativeWorkersInConfiguration: return ["workers", "-3", "1...Int.max"]
     case .negativeResultCacheLimit: return ["resultCacheLimit", "-1", "0...Int.max"]
@@ -66,6 +69,13 @@ private enum BadPreparationInput: String, CaseIterable {
     case .prefetchWithoutAResultCache:
       Preparer(queue: IdleQueue(driver: ManualPassDriver()), configuration: .init(resultCacheLimit: 0)).prefetch(
         identity, from: [1, 2])
+    case .negativeEstimatedCostForACacheHit:
+      let driver = ManualPassDriver()
+      let preparer = Preparer(queue: IdleQueue(driver: driver))
+      preparer.prefetch(identity, from: [7])
+      driver.runPreparations()
+      driver.drain()
+      preparer.addTask(key: 0, prepare: identity, from: 7, estimatedCost: -2) { _ in }
     case .zeroWorkers:
       _ = Preparer(queue: IdleQueue(driver: ManualPassDriver()), configuration: .init(workers: 0))
     case .negativeWorkersInConfiguration:
