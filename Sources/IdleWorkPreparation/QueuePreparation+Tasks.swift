@@ -138,7 +138,6 @@ extension QueuePreparation {
     }
     isTakingIn = wasTakingIn
     noteCacheRoom()
-    queue.laterWorkArrived()
   }
 
   /// A prepared task left the queue without running (its cell configured again or released, evicted, cancelled, or

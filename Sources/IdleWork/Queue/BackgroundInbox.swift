@@ -27,6 +27,10 @@ final class BackgroundInbox: @unchecked Sendable {
   private var needsWake = true
   /// Whether a later task's work was handed over since the last drain (``noteWorkArrived()``).
   private var workArrived = false
+  /// Whether the pass is taking in its client's results (``takingIn(_:)``): work handed over meanwhile runs in this
+  /// pass, so it wakes nothing; `arrivedWhileTakingIn` says it came.
+  private var isTakingIn = false
+  private var arrivedWhileTakingIn = false
   private let wake: @Sendable () -> Void
 
   init(limit: Int, wake: @escaping @Sendable () -> Void) {
@@ -65,11 +69,28 @@ final class BackgroundInbox: @unchecked Sendable {
       lock.unlock()
       return
     }
+    if isTakingIn {
+      arrivedWhileTakingIn = true
+      lock.unlock()
+      return
+    }
     workArrived = true
     let first = needsWake
     needsWake = false
     lock.unlock()
     if first { wake() }
+  }
+
+  /// Runs `body` (a pass taking its client's results in, on the main thread); returns whether a later task's work was
+  /// handed over meanwhile, which the pass then runs without being woken for it again.
+  func takingIn(_ body: () -> Void) -> Bool {
+    lock.withLock { isTakingIn = true }
+    body()
+    return lock.withLock {
+      isTakingIn = false
+      defer { arrivedWhileTakingIn = false }
+      return arrivedWhileTakingIn
+    }
   }
 
   /// Changes the limit (the queue's `maximumQueueLength`), dropping the oldest items beyond it.

@@ -29,9 +29,12 @@ extension QueueCore {
       invalidate()
       return
     }
-    client?.takeInArrivals()
+    let arrivedInTakeIn = inbox.takingIn { client?.takeInArrivals() }
     // A later task may run now: the queue has work again, so its frame clock, stopped while it only waited, runs.
-    if drained.workArrived { onlyParkedLeft = false }
+    if drained.workArrived || arrivedInTakeIn {
+      onlyParkedLeft = false
+      if !list.isEmpty { frameClock?.start() }
+    }
     list.recordAddedAndEvicted(drained.dropped)
     for item in drained.items {
       enqueue(key: item.key, QueuedTask(work: .once(item.task)), discardable: false)

@@ -143,12 +143,6 @@ package final class QueueCore {
     _ = cells.configuration(of: cell, for: item)
   }
 
-  /// Work of later tasks arrived in this pass's take-in: the queue may run them, so its frame clock runs.
-  package func laterWorkArrived() {
-    onlyParkedLeft = false
-    if !list.isEmpty { frameClock?.start() }
-  }
-
   /// What ``IdleQueue``'s `cellWillDisplay(_:at:)` does.
   func cellWillDisplay(_ cell: AnyObject, at item: some Hashable) {
     let record = cells.configuration(of: cell, for: item).record

@@ -81,4 +81,22 @@ final class PreparerTests: XCTestCase {
       assertBalanced(preparer)
     }
   }
+
+  /// A result applied in the pass that took it in asks for no pass after it: the hand-over to the task's later task
+  /// during the take-in does not wake the queue again.
+  func testAResultTakenInAndAppliedAsksForNoFurtherPass() {
+    MainActor.assumeIsolated {
+      let driver = ManualPassDriver()
+      let queue = IdleQueue(driver: driver)
+      let preparer = Preparer(queue: queue)
+      var shown: [String] = []
+      preparer.addTask(key: "a", prepare: Preparation { (name: String, _) in name }, from: "a") { shown.append($0) }
+      driver.drain()
+      XCTAssertEqual(driver.runPreparations(), 1)
+      XCTAssertTrue(driver.isPassRequested, "the arrival wakes the queue")
+      driver.runPass()
+      XCTAssertEqual(shown, ["a"])
+      XCTAssertFalse(driver.isPassRequested, "the hand-over inside the take-in asked for another pass")
+    }
+  }
 }
