@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 /// Runs one test method of this test binary in a child process, to observe a crash the test process itself
 /// must survive (a `fatalError` for bad input).
@@ -75,4 +76,22 @@ package func childProcessesThatDidNotStop<Input: RawRepresentable<String>>(
     }
   }
   return failures
+}
+
+/// In a child process that ``childProcessesThatDidNotStop(_:childTest:variable:fragments:)`` started (`variable` set),
+/// performs the case it names, which must stop the program, and fails the test if it did not. Returns whether this
+/// is such a child: the caller then returns at once.
+@MainActor
+package func performedAsChild<Input: RawRepresentable<String>>(
+  variable: String, file: StaticString = #filePath, line: UInt = #line, _ perform: (Input) -> Void
+) -> Bool {
+  guard let name = ProcessInfo.processInfo.environment[variable] else { return false }
+  guard let input = Input(rawValue: name) else {
+    XCTFail("unknown case \(name)", file: file, line: line)
+    return true
+  }
+  perform(input)
+  print("IDLEWORK-CHILD-SURVIVED")
+  XCTFail("\(name) did not stop the program", file: file, line: line)
+  return true
 }

@@ -29,7 +29,8 @@ extension QueueCore {
       invalidate()
       return
     }
-    let arrivedInTakeIn = inbox.takingIn { client?.takeInArrivals() }
+    // (Only a client hands results over while the pass takes them in: a queue without one skips the inbox's lock.)
+    let arrivedInTakeIn = client.map { client in inbox.takingIn { client.takeInArrivals() } } ?? false
     // A later task may run now: the queue has work again, so its frame clock, stopped while it only waited, runs.
     if drained.workArrived || arrivedInTakeIn {
       onlyParkedLeft = false

@@ -14,12 +14,10 @@ final class PreparationBadInputTests: XCTestCase {
     "IdleWorkPreparationTests.PreparationBadInputTests/testBadInputStopsTheProgramWithAMessageNamingTheParameter"
 
   func testBadInputStopsTheProgramWithAMessageNamingTheParameter() throws {
-    if let name = ProcessInfo.processInfo.environment[Self.childVariable] {
-      guard let badInput = BadPreparationInput(rawValue: name) else { return XCTFail("unknown bad input \(name)") }
-      MainActor.assumeIsolated { badInput.perform() }
-      print("IDLEWORK-CHILD-SURVIVED")
-      return XCTFail("\(name) did not stop the program")
+    let isChild = MainActor.assumeIsolated {
+      performedAsChild(variable: Self.childVariable) { (input: BadPreparationInput) in input.perform() }
     }
+    if isChild { return }
     let failures = try childProcessesThatDidNotStop(
       BadPreparationInput.allCases, childTest: Self.childTest, variable: Self.childVariable,
       fragments: \.expectedMessageFragments)

@@ -75,19 +75,17 @@ final class PreparerContractTests: XCTestCase {
   /// A second preparer with another configuration stops the program naming both — whichever setting differs, whether
   /// or not the first preparer is still kept, and whether or not the queue has ended.
   func testAnotherConfigurationStopsTheProgramNamingBoth() throws {
-    if let name = ProcessInfo.processInfo.environment[Self.mismatchVariable] {
-      guard let mismatch = Mismatch(rawValue: name) else { return XCTFail("unknown case \(name)") }
-      MainActor.assumeIsolated { mismatch.perform() }
-      print("IDLEWORK-CHILD-SURVIVED")
-      return XCTFail("\(name) did not stop the program")
+    let isChild = MainActor.assumeIsolated {
+      performedAsChild(variable: Self.mismatchVariable) { (input: Mismatch) in input.perform() }
     }
+    if isChild { return }
     let failures = try childProcessesThatDidNotStop(
       Mismatch.allCases, childTest: Self.mismatchTest, variable: Self.mismatchVariable,
       fragments: \.fragments)
     XCTAssertEqual(failures, [])
   }
 
-  static let mismatchVariable = "IDLEWORK_SPLIT_REVIEW_MISMATCH"
+  static let mismatchVariable = "IDLEWORK_PREPARER_MISMATCH"
   static let mismatchTest =
     "IdleWorkPreparationTests.PreparerContractTests/testAnotherConfigurationStopsTheProgramNamingBoth"
 

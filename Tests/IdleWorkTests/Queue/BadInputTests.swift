@@ -14,13 +14,10 @@ final class BadInputTests: XCTestCase {
   static let childTest = "IdleWorkTests.BadInputTests/testBadInputStopsTheProgramWithAMessageNamingTheParameter"
 
   func testBadInputStopsTheProgramWithAMessageNamingTheParameter() throws {
-    if let name = ProcessInfo.processInfo.environment[Self.childVariable] {
-      // The child: do the bad thing; the program must stop inside `perform`.
-      guard let badInput = BadInput(rawValue: name) else { return XCTFail("unknown bad input \(name)") }
-      MainActor.assumeIsolated { badInput.perform() }
-      print("IDLEWORK-CHILD-SURVIVED")
-      return XCTFail("\(name) did not stop the program")
+    let isChild = MainActor.assumeIsolated {
+      performedAsChild(variable: Self.childVariable) { (input: BadInput) in input.perform() }
     }
+    if isChild { return }
     let started = Date()
     let failures = try childProcessesThatDidNotStop(
       BadInput.allCases, childTest: Self.childTest, variable: Self.childVariable, fragments: \.expectedMessageFragments)
